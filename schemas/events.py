@@ -1,0 +1,112 @@
+"""The canonical event: what every input (generated history, parsed ZooKeeper-mode logs,
+KRaft metadata dumps) is turned into before the replay.
+
+One record per event. `EVENT_FIELDS` is the single definition; the Spark StructType
+(`event_struct()`), the JSON Schema (`event_json_schema()`) and the core's `Event` tuple
+(state_machine.events) are all derived from it. `EVENT_TYPES` documents every event
+type: whether it is a *controller input* (something the controller reacted to), a
+*recorded decision* (something a controller logged that it decided), or a *KRaft
+record*, which partition(s) it concerns, and which fields it uses."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from schemas.types import Field, json_schema, struct_type
+
+EVENT_FIELDS: tuple[Field, ...] = (
+    Field("cluster", "string", False, "Cluster name (or KRaft cluster id)."),
+    Field("seq", "long", False, "Recorded order of the event within its cluster; the replay applies events in seq order."),
+    Field("event_time_ms", "long", True, "When it was recorded, epoch milliseconds UTC (log timestamps are zoneless; the ingest decides the zone)."),
+    Field("event_type", "string", False, "One of EVENT_TYPES."),
+    Field("topic", "string", True, "Topic; null for broker- and cluster-level events."),
+    Field("partition", "int", True, "Partition; null for broker-, cluster- and topic-level events."),
+    Field("source_file", "string", True, "Provenance: the file the record came from."),
+    Field("source_line", "long", True, "Provenance: 1-based line in source_file."),
+    Field("source_offset", "long", True, "Provenance: metadata-log offset (KRaft)."),
+    Field("recording_broker", "int", True, "The broker whose log holds the record."),
+    Field("controller_id", "int", True, "The controller that made the decision (or that failed over)."),
+    Field("controller_epoch", "int", True, "Controller epoch of the decision, where known (KRaft: the Raft leader epoch)."),
+    Field("brokers", "array<int>", True, "Broker ids of a broker-level event (started, failed, shutting down, live at failover)."),
+    Field("replica", "int", True, "The replica (broker id) of a replica state change."),
+    Field("from_state", "string", True, "Previous partition/replica state as recorded (null where the log omits it)."),
+    Field("to_state", "string", True, "Target partition/replica state."),
+    Field("leader", "int", True, "Leader broker id; -1 = no leader; -2 = unchanged (KRaft PartitionChangeRecord)."),
+    Field("leader_epoch", "int", True, "Leader epoch."),
+    Field("isr", "array<int>", True, "In-sync replicas, in recorded order."),
+    Field("replicas", "array<int>", True, "Assigned replicas (AR) in order; for a reassignment, the target replicas."),
+    Field("zk_version", "int", True, "zkVersion of the leader/ISR znode (partitionEpoch from 3.3 and in KRaft)."),
+    Field("leader_recovery_state", "string", True, "RECOVERED or RECOVERING (3.2+ and KRaft)."),
+    Field("election_type", "string", True, "PREFERRED or UNCLEAN for an election request; a hint of the election kind on a decision."),
+    Field("config_name", "string", True, "Config key of a ConfigChange (e.g. unclean.leader.election.enable)."),
+    Field("config_value", "string", True, "Config value of a ConfigChange; null = override removed."),
+    Field("detail", "string", True, "Free text kept from the record (e.g. the exception of a rejected state change)."),
+)
+
+EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)
+
+
+class EventTypeDoc(NamedTuple):
+    name: str
+    kind: str        # "input" | "decision" | "kraft"
+    scope: str       # "partition" | "topic" | "broker" | "cluster"
+    fields: tuple[str, ...]
+    doc: str
+
+
+EVENT_TYPES: tuple[EventTypeDoc, ...] = (
+    # Controller inputs
+    EventTypeDoc("TopicCreation", "input", "partition", ("replicas",),
+                 "A topic's partition was created with the given assignment (/brokers/topics znode written); the controller runs onNewPartitionCreation."),
+    EventTypeDoc("PartitionCreation", "input", "partition", ("replicas",),
+                 "A partition was added to an existing topic; same controller path as TopicCreation."),
+    EventTypeDoc("BrokerStartup", "input", "broker", ("brokers",),
+                 "Brokers joined /brokers/ids (KRaft: unfenced); the controller runs onBrokerStartup."),
+    EventTypeDoc("BrokerFailure", "input", "broker", ("brokers",),
+                 "Brokers left /brokers/ids (KRaft: fenced or unregistered); the controller runs onBrokerFailure."),
+    EventTypeDoc("ControlledShutdown", "input", "broker", ("brokers",),
+                 "A broker asked the controller for a controlled shutdown (KRaft: inControlledShutdown)."),
+    EventTypeDoc("ControllerFailover", "input", "cluster", ("controller_id", "controller_epoch"),
+                 "A broker became controller with the given epoch (KRaft: a new Raft leader); `brokers`, if set, are the live brokers it found."),
+    EventTypeDoc("ReassignmentStart", "input", "partition", ("replicas",),
+                 "A reassignment of the partition to the target replicas (RAR) was requested."),
+    EventTypeDoc("ReplicaLeaderElection", "input", "partition", ("election_type",),
+                 "A preferred (or, from 2.4, unclean) leader election was requested for the partition (admin or auto-rebalance)."),
+    EventTypeDoc("TopicDeletion", "input", "topic", (),
+                 "Deletion of the topic was requested (/admin/delete_topics); partition may be null (all partitions of the topic)."),
+    EventTypeDoc("IsrChange", "input", "partition", ("leader", "leader_epoch", "isr"),
+                 "The partition leader shrank or expanded the ISR itself (server.log 'Shrinking/Expanding ISR', AlterIsr); leader epoch unchanged."),
+    EventTypeDoc("ConfigChange", "input", "topic", ("config_name",),
+                 "A config change; topic null = broker-wide default. The replay reads unclean.leader.election.enable."),
+    # Recorded decisions
+    EventTypeDoc("PartitionStateChange", "decision", "partition", ("to_state",),
+                 "The controller logged a partition state change; leader/leader_epoch/isr set where the line carries the LeaderAndIsr."),
+    EventTypeDoc("ReplicaStateChange", "decision", "partition", ("replica", "to_state"),
+                 "The controller logged a replica state change."),
+    EventTypeDoc("LeaderAndIsr", "decision", "partition", ("leader", "leader_epoch", "isr"),
+                 "A leader/ISR value a controller wrote or sent (LeaderAndIsr request, UpdateMetadata, znode), or a broker applied."),
+    EventTypeDoc("StateChangeFailed", "decision", "partition", ("to_state",),
+                 "The controller rejected a state change (replica set => replica change); detail holds the reason, e.g. IllegalStateException."),
+    EventTypeDoc("UncleanElectionLogged", "decision", "partition", ("leader",),
+                 "The controller logged an unclean election ('There's potential data loss', KRaft 'UNCLEAN partition change')."),
+    # KRaft metadata records
+    EventTypeDoc("PartitionRecord", "kraft", "partition", ("replicas", "isr", "leader", "leader_epoch"),
+                 "KRaft PARTITION_RECORD: the full partition registration (creation, or re-emission)."),
+    EventTypeDoc("PartitionChangeRecord", "kraft", "partition", (),
+                 "KRaft PARTITION_CHANGE_RECORD: null fields are unchanged; leader -2 (or null) = unchanged, -1 = no leader."),
+    EventTypeDoc("RemoveTopicRecord", "kraft", "topic", (),
+                 "KRaft REMOVE_TOPIC_RECORD: the topic and its partitions are gone."),
+)
+
+EVENT_TYPE_NAMES: frozenset[str] = frozenset(t.name for t in EVENT_TYPES)
+EVENT_TYPE_BY_NAME = {t.name: t for t in EVENT_TYPES}
+
+
+def event_struct():
+    """The Spark StructType of the canonical event (imports pyspark)."""
+    return struct_type(EVENT_FIELDS)
+
+
+def event_json_schema() -> dict:
+    schema = json_schema("controller-replay canonical event", EVENT_FIELDS)
+    schema["properties"]["event_type"]["enum"] = sorted(EVENT_TYPE_NAMES)
+    return schema

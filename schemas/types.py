@@ -1,0 +1,68 @@
+"""The small type vocabulary the schemas are written in.
+
+Each field is declared once as (name, type, nullable, doc); `spark_type` turns a
+declaration into a pyspark type and is only imported when Spark is present, so the
+core (state_machine) can read the schemas without importing Spark."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Field(NamedTuple):
+    name: str
+    type: str        # "string" | "int" | "long" | "boolean" | "array<int>" | "timestamp"
+    nullable: bool
+    doc: str
+
+
+JSON_TYPES = {
+    "string": "string",
+    "int": "integer",
+    "long": "integer",
+    "boolean": "boolean",
+    "array<int>": "array",
+    "timestamp": "string",
+}
+
+
+def spark_type(type_name: str):
+    """The pyspark DataType for a schema type name (imports pyspark lazily)."""
+    from pyspark.sql import types as T
+
+    simple = {
+        "string": T.StringType(),
+        "int": T.IntegerType(),
+        "long": T.LongType(),
+        "boolean": T.BooleanType(),
+        "timestamp": T.TimestampType(),
+        "array<int>": T.ArrayType(T.IntegerType(), containsNull=False),
+    }
+    return simple[type_name]
+
+
+def struct_type(fields: tuple[Field, ...]):
+    from pyspark.sql import types as T
+
+    return T.StructType([T.StructField(f.name, spark_type(f.type), f.nullable) for f in fields])
+
+
+def json_schema(title: str, fields: tuple[Field, ...]) -> dict:
+    """A JSON Schema (draft 2020-12) document for one record of `fields`."""
+    props = {}
+    for f in fields:
+        t = JSON_TYPES[f.type]
+        p: dict = {"description": f.doc}
+        if t == "array":
+            p["type"] = ["array", "null"] if f.nullable else "array"
+            p["items"] = {"type": "integer"}
+        else:
+            p["type"] = [t, "null"] if f.nullable else t
+        props[f.name] = p
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "type": "object",
+        "properties": props,
+        "required": [f.name for f in fields if not f.nullable],
+        "additionalProperties": False,
+    }

@@ -1,0 +1,57 @@
+"""The rules the replay checks, each with a stable code and a default severity, and the
+violation record that carries its evidence (the recorded events that prove it).
+
+Severity: `error` = Kafka's rules were broken (or the topic forbade what happened);
+`warning` = suspicious or cannot be told (e.g. an unclean election whose config is
+unknown); `info` = normal under this configuration (an unclean election the topic
+allowed), reported apart from real failures."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+
+class Severity(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Rule(NamedTuple):
+    code: str
+    severity: Severity
+    spec: str          # where the spec states the invariant
+    summary: str
+
+
+RULES: dict[str, Rule] = {r.code: r for r in (
+    Rule("ILLEGAL_PARTITION_TRANSITION", Severity.error, "s1, s7 #1-2",
+         "A partition state change whose previous state is not a valid previous state of its target in this era (recorded, or attempted and rejected by the controller)."),
+    Rule("ILLEGAL_REPLICA_TRANSITION", Severity.error, "s2, s7 #1, #3",
+         "A replica state change whose previous state is not a valid previous state of its target in this era (recorded, or attempted and rejected by the controller)."),
+    Rule("UNCLEAN_LEADER_ELECTION", Severity.warning, "s3.7, s7 #12",
+         "The new leader was not in the previous ISR. error: the topic's config forbade it; info: allowed (config, era, or an admin UNCLEAN election); warning: config unknown."),
+    Rule("LEADER_NOT_IN_ISR", Severity.error, "s7 #6",
+         "A recorded leader/ISR whose leader is not a member of its own ISR."),
+    Rule("ISR_NOT_SUBSET_OF_REPLICAS", Severity.error, "s7 #7",
+         "A recorded ISR with a member outside the assigned replicas (OAR + RAR during a reassignment)."),
+    Rule("LEADER_NOT_IN_REPLICAS", Severity.error, "s7 #8",
+         "A recorded leader that is not an assigned replica."),
+    Rule("LEADER_EPOCH_REGRESSION", Severity.error, "s7 #9, #24",
+         "A recorded leader/ISR whose leader epoch is lower than one already recorded, or equal with another leader (brokers reject it)."),
+    Rule("STALE_CONTROLLER_EPOCH", Severity.error, "s5.4, s7 #23, #25",
+         "A decision recorded under a controller epoch older than one already seen: a zombie controller. Not applied."),
+    Rule("UNEXPECTED_LEADER", Severity.error, "s3, s7 #11, #13-16, #28-29",
+         "The recorded leader is not the one the era's selector chooses from the known state (including a dead or shutting-down broker elected, or a leader where the selector elects none)."),
+    Rule("DUPLICATE_CONTROLLER_EPOCH", Severity.error, "s7 #22",
+         "Two controllers claimed the same controller epoch (a warning before 1.1, where a failed epoch increment was only logged)."),
+)}
+
+
+class Violation(NamedTuple):
+    rule: str
+    severity: str
+    seq: int                 # the recorded event that shows it
+    event_time_ms: int | None
+    detail: str
+    evidence: tuple[str, ...]   # provenance of the events that prove it, the offending one first

@@ -1,0 +1,66 @@
+"""The core's view of a canonical event: a plain tuple with one slot per field of
+schemas.events.EVENT_FIELDS (null fields are None), and the event-type names."""
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any, Iterable, Mapping
+
+from schemas.events import EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
+
+Event = namedtuple("Event", EVENT_FIELD_NAMES, defaults=(None,) * len(EVENT_FIELD_NAMES))
+
+# Event type names, as constants the replay dispatches on.
+TOPIC_CREATION = "TopicCreation"
+PARTITION_CREATION = "PartitionCreation"
+BROKER_STARTUP = "BrokerStartup"
+BROKER_FAILURE = "BrokerFailure"
+CONTROLLED_SHUTDOWN = "ControlledShutdown"
+CONTROLLER_FAILOVER = "ControllerFailover"
+REASSIGNMENT_START = "ReassignmentStart"
+REPLICA_LEADER_ELECTION = "ReplicaLeaderElection"
+TOPIC_DELETION = "TopicDeletion"
+ISR_CHANGE = "IsrChange"
+CONFIG_CHANGE = "ConfigChange"
+PARTITION_STATE_CHANGE = "PartitionStateChange"
+REPLICA_STATE_CHANGE = "ReplicaStateChange"
+LEADER_AND_ISR = "LeaderAndIsr"
+STATE_CHANGE_FAILED = "StateChangeFailed"
+UNCLEAN_ELECTION_LOGGED = "UncleanElectionLogged"
+PARTITION_RECORD = "PartitionRecord"
+PARTITION_CHANGE_RECORD = "PartitionChangeRecord"
+REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
+
+BROKER_LEVEL = frozenset({BROKER_STARTUP, BROKER_FAILURE, CONTROLLED_SHUTDOWN})
+CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER})
+
+_names = {v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)}
+assert _names <= EVENT_TYPE_NAMES, _names - EVENT_TYPE_NAMES
+
+
+def event_from_mapping(row: Mapping[str, Any]) -> Event:
+    """An Event from a dict (JSON line, Arrow row); unknown keys are an error."""
+    extra = set(row) - set(EVENT_FIELD_NAMES)
+    if extra:
+        raise ValueError(f"unknown event fields: {sorted(extra)}")
+    return Event(**row)
+
+
+def event_to_mapping(event: Event) -> dict[str, Any]:
+    return {k: v for k, v in zip(EVENT_FIELD_NAMES, event) if v is not None}
+
+
+def provenance(event: Event) -> str:
+    """Where an operator finds the record: file:line, file@offset, or the sequence number."""
+    if event.source_file is not None and event.source_line is not None:
+        return f"{event.source_file}:{event.source_line}"
+    if event.source_offset is not None:
+        return f"{event.source_file or '__cluster_metadata'}@{event.source_offset}"
+    return f"seq:{event.seq}"
+
+
+def sort_key(event: Event) -> int:
+    return event.seq
+
+
+def in_recorded_order(events: Iterable[Event]) -> list[Event]:
+    return sorted(events, key=sort_key)

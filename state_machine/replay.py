@@ -1,0 +1,1059 @@
+"""The replay of one partition's recorded history, the way the Kafka controller processed it.
+
+Events arrive in recorded order: the partition's own events plus the broker- and
+cluster-level events that concern its replicas. Two kinds matter:
+
+* Controller inputs (topic creation, broker failure, reassignment, ...) are turned into
+  the steps the era's controller takes (`ControllerOperations` below: the operations of
+  KafkaController.scala as lists of steps). The steps wait in `pending`.
+* Recorded decisions (state changes and leader/ISR values a controller logged) are
+  matched against the pending steps: the matched step is computed with the era's
+  selector and compared with what was recorded (UNEXPECTED_LEADER); steps that come
+  before it and were not logged are applied as inferred (a log written at INFO lacks
+  them, which is no violation). A decision with no pending step is checked on its own.
+
+Pending steps that no decision claims are applied as inferred when the next input
+arrives and at the end. The recorded values always win: the model follows the log, and
+every check compares a recorded decision with the state before it.
+
+KRaft has no partition or replica state machines: its metadata records are complete, so
+they are applied directly and checked against PartitionChangeBuilder's election.
+
+Output: partition timeline rows, replica timeline rows and violations, drained
+incrementally so that a long history replays in bounded memory."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, NamedTuple
+
+from state_machine import events as E
+from state_machine.checks import RULES, Severity, Violation
+from state_machine.eras import Era
+from state_machine.events import Event, provenance
+from state_machine.selectors import Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, select
+from state_machine.states import NO_LEADER, NO_LEADER_CHANGE, PartitionState, ReplicaState, partition_state, replica_state
+
+P = PartitionState
+R = ReplicaState
+UNCLEAN_CONFIG = "unclean.leader.election.enable"
+
+
+class TimelineRow(NamedTuple):
+    seq: int
+    valid_from: int | None
+    valid_to: int | None
+    partition_state: str
+    leader: int
+    leader_epoch: int
+    isr: tuple[int, ...]
+    replicas: tuple[int, ...]
+    controller_epoch: int | None
+    election: str | None
+    source: str
+    inferred: bool
+
+
+class ReplicaRow(NamedTuple):
+    seq: int
+    valid_from: int | None
+    replica: int
+    replica_state: str
+    source: str
+    inferred: bool
+
+
+class Step(NamedTuple):
+    """One action the controller takes for this partition in reaction to an input."""
+    op: str                       # see the OP_* names
+    target: object = None         # PartitionState / ReplicaState / tuple of replicas
+    replica: int = -1
+    kind: ElectionKind | None = None
+    conditional: bool = False     # Online steps: only if the partition is New/Offline by then
+    cause: Event | None = None
+
+
+OP_PARTITION = "partition"
+OP_REPLICA = "replica"
+OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
+OP_ASSIGNMENT = "assignment"          # AR written to ZK
+OP_DELETION_DONE = "deletion_done"    # TopicDeletionManager.completeDeleteTopic
+OP_REASSIGN_DONE = "reassign_done"    # removePartitionFromReassignedPartitions
+
+
+class PartitionReplay:
+    """Replays one (cluster, topic, partition). Feed events in recorded order."""
+
+    def __init__(self, cluster: str, topic: str, partition: int, era: Era):
+        self.cluster, self.topic, self.partition, self.era = cluster, topic, partition, era
+        self.kraft = era.mode == "kraft"
+        # Partition state as the controller knows it.
+        self.state = P.NonExistentPartition
+        self.replicas: tuple[int, ...] = ()
+        self.leader = NO_LEADER
+        self.leader_epoch = -1
+        self.isr: tuple[int, ...] = ()
+        self.zk_version = -1
+        self.write_controller_epoch: int | None = None
+        self.leader_recovery_state = "RECOVERED"
+        self.replica_states: dict[int, ReplicaState] = {}
+        self.reassignment_target: tuple[int, ...] | None = None
+        self.assignment_order_known = True
+        self._completion_queued = False
+        self.deleting = False
+        # Cluster context, restricted to what this partition sees.
+        self.live: set[int] = set()
+        self.liveness_known = False
+        self.shutting_down: set[int] = set()
+        self.controller_epoch: int | None = None       # highest seen
+        self.controller_of_epoch: dict[int, int] = {}
+        self.unclean_topic: bool | None = None
+        self.unclean_cluster: bool | None = None
+        # Highest leader epoch seen in a *recorded* decision, and its leader.
+        self.recorded_epoch = -1
+        self.recorded_epoch_leader = NO_LEADER
+        self.last_decision: Event | None = None
+        self.unclean_logged: list[Event] = []
+        self.last_unclean_violation: int | None = None
+        # Work in progress and output.
+        self.pending: list[Step] = []
+        self._rows: list[TimelineRow] = []
+        self._open_row: list | None = None
+        self._replica_rows: list[ReplicaRow] = []
+        self._violations: list[Violation] = []
+        self.events_replayed = 0
+        self._handlers = KRAFT_HANDLERS if self.kraft else ZK_HANDLERS
+        # Called with (previous_state, row) for each new timeline row and (previous, row)
+        # for each replica row; the generator uses it to record what the controller did.
+        self.observer = None
+
+    # ---------------------------------------------------------------- feeding
+
+    def feed(self, event: Event) -> None:
+        self.events_replayed += 1
+        handler = self._handlers.get(event.event_type)
+        if handler is None:
+            raise ValueError(f"{provenance(event)}: event type {event.event_type!r} is not replayable in era {self.era.name}")
+        handler(self, event)
+
+    def feed_all(self, events: Iterable[Event]) -> "PartitionReplay":
+        for e in events:
+            self.feed(e)
+        return self
+
+    def drain(self) -> tuple[list[TimelineRow], list[ReplicaRow], list[Violation]]:
+        """The rows and violations finished so far (the open timeline row stays)."""
+        out = (self._rows, self._replica_rows, self._violations)
+        self._rows, self._replica_rows, self._violations = [], [], []
+        return out
+
+    def finish(self) -> tuple[list[TimelineRow], list[ReplicaRow], list[Violation]]:
+        """Apply what is still pending, report an unmatched logged unclean election, close."""
+        self._flush(None)
+        for logged in self.unclean_logged:
+            self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
+                          f"the controller logged an unclean election of leader {logged.leader} that the replayed history does not show", ())
+        self.unclean_logged = []
+        if self._open_row is not None:
+            self._rows.append(TimelineRow(*self._open_row))
+            self._open_row = None
+        return self.drain()
+
+    # ---------------------------------------------------------------- output
+
+    def _emit(self, cause: Event | None, election: ElectionKind | str | None, inferred: bool) -> None:
+        seq = cause.seq if cause is not None else -1
+        ts = cause.event_time_ms if cause is not None else None
+        source = provenance(cause) if cause is not None else ""
+        election_name = election.value if isinstance(election, ElectionKind) else election
+        row = self._open_row
+        if row is not None:
+            if (row[3] == self.state.value and row[4] == self.leader and row[5] == self.leader_epoch
+                    and row[6] == self.isr and row[7] == self.replicas):
+                return
+            row[2] = ts
+            self._rows.append(TimelineRow(*row))
+        self._open_row = [seq, ts, None, self.state.value, self.leader, self.leader_epoch, self.isr,
+                          self.replicas, self.write_controller_epoch, election_name, source, inferred]
+        if self.observer is not None:
+            self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
+
+    def _set_replica(self, replica: int, state: ReplicaState, cause: Event | None, inferred: bool) -> None:
+        previous = self.replica_states.get(replica)
+        if previous is state:
+            return
+        self.replica_states[replica] = state
+        self._replica_row(replica, previous, state, cause, inferred)
+
+    def _replica_row(self, replica: int, previous: ReplicaState | None, state: ReplicaState,
+                     cause: Event | None, inferred: bool) -> None:
+        row = ReplicaRow(cause.seq if cause else -1, cause.event_time_ms if cause else None,
+                         replica, state.value, provenance(cause) if cause else "", inferred)
+        self._replica_rows.append(row)
+        if self.observer is not None:
+            self.observer.replica_row(self, previous, row)
+
+    def _violate(self, rule: str, event: Event, severity: Severity | None, detail: str,
+                 related: Iterable[Event | None]) -> None:
+        evidence = (provenance(event),) + tuple(provenance(r) for r in related if r is not None and r is not event)
+        self._violations.append(Violation(rule, (severity or RULES[rule].severity).value, event.seq,
+                                          event.event_time_ms, detail, evidence))
+
+    # ---------------------------------------------------------------- context
+
+    def unclean_allowed(self) -> bool | None:
+        """Whether an unclean election is allowed for this topic; None = cannot be told."""
+        if self.era.unclean_gate == "always":
+            return True
+        if self.unclean_topic is not None:
+            return self.unclean_topic
+        return self.unclean_cluster
+
+    def _unclean_severity(self, forced: bool) -> Severity:
+        allowed = True if forced else self.unclean_allowed()
+        return Severity.info if allowed else Severity.error if allowed is False else Severity.warning
+
+    def _eligible(self) -> set[int]:
+        return self.live - self.shutting_down if self.shutting_down else self.live
+
+    def _selector_input(self, unclean_allowed: bool | None = None) -> SelectorInput:
+        allowed = self.unclean_allowed() if unclean_allowed is None else unclean_allowed
+        if allowed is None:
+            allowed = self.era.unclean_default
+        return SelectorInput(self.replicas, self.isr, self.leader, self._eligible(), self.shutting_down,
+                             self.reassignment_target, allowed)
+
+    def _is_stale(self, event: Event) -> bool:
+        """A decision under an older controller epoch than one seen: a zombie controller."""
+        ce = event.controller_epoch
+        if ce is None:
+            return False
+        if self.controller_epoch is not None and ce < self.controller_epoch:
+            self._violate("STALE_CONTROLLER_EPOCH", event, None,
+                          f"decision by controller {event.controller_id} at controller epoch {ce}, "
+                          f"but epoch {self.controller_epoch} (controller {self.controller_of_epoch.get(self.controller_epoch)}) was already seen",
+                          (self.last_decision,))
+            return True
+        self._observe_controller(event, event.controller_id, ce)
+        return False
+
+    def _observe_controller(self, event: Event, controller_id: int | None, epoch: int) -> None:
+        if self.controller_epoch is None or epoch > self.controller_epoch:
+            self.controller_epoch = epoch
+        if controller_id is None:
+            return
+        known = self.controller_of_epoch.get(epoch)
+        if known is None:
+            self.controller_of_epoch[epoch] = controller_id
+        elif known != controller_id:
+            self._violate("DUPLICATE_CONTROLLER_EPOCH", event,
+                          None if self.era.controller_epoch_strict else Severity.warning,
+                          f"controllers {known} and {controller_id} both acted at controller epoch {epoch}", ())
+
+    # ---------------------------------------------------------------- pending steps
+
+    def _flush(self, cause: Event | None) -> None:
+        pending, self.pending = self.pending, []
+        for step in pending:
+            self._apply_step(step, None)
+            # A step may queue follow-up steps (reassignment completion): run them too.
+            if self.pending:
+                pending_more, self.pending = self.pending, []
+                for more in pending_more:
+                    self._apply_step(more, None)
+
+    def _claim(self, predicate) -> Step | None:
+        """Find the first pending step the recorded decision matches; apply the steps
+        before it as inferred; return it (removed). None when nothing matches."""
+        pending = self.pending
+        for i, step in enumerate(pending):
+            if predicate(step):
+                before = pending[:i]
+                self.pending = pending[i + 1:]
+                for s in before:
+                    self._apply_step(s, None)
+                return step
+        return None
+
+    def _writes_leader_and_isr(self, step: Step) -> bool:
+        if step.op == OP_PARTITION:
+            return step.target is P.OnlinePartition
+        if step.op == OP_REPLICA:
+            return step.target is R.OfflineReplica and step.replica in self.isr
+        return step.op == OP_EPOCH_BUMP
+
+    def _writes_isr_only(self, step: Step) -> bool:
+        return step.op != OP_PARTITION and self._writes_leader_and_isr(step)
+
+    def _apply_step(self, step: Step, record: Event | None) -> None:
+        STEP_APPLIERS[step.op](self, step, record)
+
+    # -- partition steps
+
+    def _step_partition(self, step: Step, record: Event | None) -> None:
+        target = step.target
+        current = self.state
+        if record is None:
+            if step.conditional and current not in (P.NewPartition, P.OfflinePartition):
+                return
+            if not self.era.is_valid_partition_transition(current, target):
+                return  # Kafka logs the invalid transition and leaves the partition alone
+        cause = record or step.cause
+        if target is P.OnlinePartition:
+            kind = ElectionKind.initial if current is P.NewPartition else (step.kind or ElectionKind.offline)
+            outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            if record is not None and record.leader is not None:
+                self._recorded_election(record, kind, outcome, transition=True)
+                return
+            self._apply_outcome(outcome, cause, inferred=record is None, transition_record=record)
+            return
+        self.state = target
+        if target is P.NonExistentPartition:
+            self._forget_partition()
+        self._emit(cause, None, record is None)
+
+    def _apply_outcome(self, outcome, cause: Event | None, inferred: bool, transition_record: Event | None) -> None:
+        if isinstance(outcome, Election):
+            self._write(outcome.leader, outcome.isr, cause, outcome.kind, inferred)
+            if outcome.unclean and self.era.leader_recovery:
+                self.leader_recovery_state = "RECOVERING"
+            self.state = P.OnlinePartition
+            self._emit(cause, outcome.kind, inferred)
+        elif outcome.reason is FailureReason.ELECTION_NOT_NEEDED or transition_record is not None:
+            # Not needed (or the log says it went Online without a value): mark Online, no write.
+            self.state = P.OnlinePartition
+            self._emit(cause, None, inferred)
+        # Any other failure: the state change fails and the partition keeps its state.
+
+    def _write(self, leader: int, isr: tuple[int, ...], cause: Event | None, kind, inferred: bool) -> None:
+        self.leader = leader
+        self.isr = tuple(isr)
+        self.leader_epoch += 1
+        self.zk_version += 1
+        self.write_controller_epoch = self.controller_epoch
+
+    def _forget_partition(self) -> None:
+        self.leader, self.isr, self.leader_epoch = NO_LEADER, (), -1
+        self.zk_version = -1
+        self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
+        self.reassignment_target = None
+
+    # -- replica steps
+
+    def _step_replica(self, step: Step, record: Event | None) -> None:
+        r, target = step.replica, step.target
+        current = self.replica_states.get(r, R.NonExistentReplica)
+        cause = record or step.cause
+        if record is None:
+            if target not in self.era.replica_valid_previous:
+                return  # a state this era does not have (0.8.0 deletion states)
+            if not self.era.is_valid_replica_transition(current, target):
+                return  # logged by Kafka as an invalid transition; the replica keeps its state
+        self._replica_effects(r, target, cause, inferred=record is None)
+
+    def _replica_effects(self, r: int, target: ReplicaState, cause: Event | None, inferred: bool) -> None:
+        """A replica transition's side effects on the partition (ReplicaStateMachine)."""
+        if target is R.OfflineReplica:
+            if self.leader_epoch < 0 or self.state in (P.NewPartition, P.NonExistentPartition):
+                policy = self.era.offline_replica_without_leadership
+                if policy != "set_offline":
+                    return
+            else:
+                self._remove_from_isr(r, cause, inferred)
+        elif target is R.OnlineReplica:
+            if self.replica_states.get(r) is R.NewReplica and r not in self.replicas:
+                self.replicas = self.replicas + (r,)
+                self._emit(cause, None, inferred)
+        elif target is R.NonExistentReplica:
+            if r in self.replicas:
+                self.replicas = tuple(x for x in self.replicas if x != r)
+                self._emit(cause, None, inferred)
+            previous = self.replica_states.pop(r, None)
+            self._replica_row(r, previous, target, cause, inferred)
+            return
+        self._set_replica(r, target, cause, inferred)
+
+    def _remove_from_isr(self, r: int, cause: Event | None, inferred: bool) -> None:
+        """removeReplicaFromIsr: drop r from the ISR (leader -1 if r led), epoch + 1."""
+        if r not in self.isr:
+            return
+        new_isr = tuple(x for x in self.isr if x != r)
+        if not new_isr:
+            policy = self.era.last_isr_member
+            keep = policy == "keep" or (policy == "keep_if_unclean_disabled" and self.unclean_allowed() is False)
+            if keep:
+                new_isr = self.isr
+        new_leader = NO_LEADER if r == self.leader else self.leader
+        self._write(new_leader, new_isr, cause, None, inferred)
+        self._emit(cause, None, inferred)
+
+    # -- other steps
+
+    def _step_epoch_bump(self, step: Step, record: Event | None) -> None:
+        if self.leader_epoch < 0:
+            return
+        self._write(self.leader, self.isr, step.cause, None, record is None)
+        self._emit(record or step.cause, None, record is None)
+
+    def _step_assignment(self, step: Step, record: Event | None) -> None:
+        self.replicas = tuple(step.target)
+        self._emit(record or step.cause, None, record is None)
+
+    def _step_deletion_done(self, step: Step, record: Event | None) -> None:
+        self.deleting = False
+        self.replicas = ()
+
+    # ---------------------------------------------------------------- recorded decisions
+
+    def _recorded_election(self, record: Event, kind: ElectionKind | None, expected, transition: bool) -> None:
+        """A recorded leader/ISR that a controller decided: check it against the state
+        before it and against `expected` (the selector's outcome, if known); apply it."""
+        leader = record.leader
+        isr = tuple(record.isr) if record.isr is not None else self.isr
+        epoch = record.leader_epoch
+        prev_isr, prev_leader = self.isr, self.leader
+        changed_leader = leader != prev_leader and leader >= 0
+        unclean = False
+        if changed_leader and kind is not ElectionKind.initial and self.leader_epoch >= 0 and leader not in prev_isr:
+            unclean = True
+            forced = kind is ElectionKind.unclean and record.election_type == "UNCLEAN"
+            self._violate("UNCLEAN_LEADER_ELECTION", record, self._unclean_severity(forced),
+                          f"leader {leader} elected at leader epoch {epoch if epoch is not None else self.leader_epoch + 1} "
+                          f"was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
+                          [self.last_decision] + self.unclean_logged)
+            self.last_unclean_violation = len(self._violations) - 1
+            self.unclean_logged = []
+        elif leader >= 0 and leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        elif changed_leader:
+            self._check_selector(record, leader, kind, expected)
+        self._check_membership(record, leader, isr)
+        self.leader, self.isr = leader, isr
+        self.leader_epoch = epoch if epoch is not None else self.leader_epoch + 1
+        self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
+        self.write_controller_epoch = record.controller_epoch if record.controller_epoch is not None else self.controller_epoch
+        if record.leader_recovery_state:
+            self.leader_recovery_state = record.leader_recovery_state
+        self._note_recorded(record)
+        if leader >= 0 and (transition or self.state in (P.NewPartition, P.OfflinePartition)):
+            self.state = P.OnlinePartition
+        if unclean:
+            election = ElectionKind.unclean
+        elif changed_leader:
+            election = kind or self._guess_kind(record, prev_leader)
+        else:
+            election = kind if kind in (ElectionKind.initial,) else None
+        self._emit(record, election, False)
+
+    def _check_selector(self, record: Event, leader: int, kind: ElectionKind | None, expected) -> None:
+        if not self.liveness_known:
+            return
+        if expected is not None and self.assignment_order_known:
+            if isinstance(expected, Election):
+                if expected.leader != leader:
+                    self._violate("UNEXPECTED_LEADER", record, None,
+                                  f"{expected.kind.value} election chose {leader}; the {self.era.name} selector chooses "
+                                  f"{expected.leader} (AR {list(self.replicas)}, ISR {list(self.isr)}, live {sorted(self._eligible())})",
+                                  (self.last_decision,))
+                return
+            if expected.reason is not FailureReason.ELECTION_NOT_NEEDED and not (
+                    expected.reason is FailureReason.NO_ISR_REPLICA_ONLINE and self.unclean_allowed() is None):
+                self._violate("UNEXPECTED_LEADER", record, None,
+                              f"{expected.kind.value} election chose {leader}; the {self.era.name} selector elects no one: "
+                              f"{expected.detail}", (self.last_decision,))
+            return
+        no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
+        if leader not in self.live and not no_liveness_check:
+            self._violate("UNEXPECTED_LEADER", record, None,
+                          f"broker {leader} was elected leader but is not live (live {sorted(self.live)})", (self.last_decision,))
+        elif leader in self.shutting_down:
+            self._violate("UNEXPECTED_LEADER", record, None,
+                          f"broker {leader} was elected leader while shutting down", (self.last_decision,))
+
+    def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
+        replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
+        if not replicas:
+            return
+        outside = [r for r in isr if r not in replicas]
+        if outside:
+            self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
+                          f"ISR {list(isr)} has {outside} outside the assigned replicas {list(replicas)}", ())
+        if leader >= 0 and leader not in replicas and leader in isr:
+            self._violate("LEADER_NOT_IN_REPLICAS", record, None,
+                          f"leader {leader} is not an assigned replica {list(replicas)}", ())
+
+    def _guess_kind(self, record: Event, prev_leader: int) -> ElectionKind | None:
+        if record.election_type:
+            try:
+                return ElectionKind(record.election_type.lower())
+            except ValueError:
+                pass
+        if self.state is P.NewPartition or prev_leader < 0 and self.leader_epoch < 0:
+            return ElectionKind.initial
+        if self.state is P.OfflinePartition or prev_leader < 0 or (self.liveness_known and prev_leader not in self.live):
+            return ElectionKind.offline
+        return None
+
+    def _note_recorded(self, record: Event) -> None:
+        """Remember the highest leader epoch a record showed (inferred epochs do not count:
+        a regression is judged between records only)."""
+        epoch = record.leader_epoch
+        if epoch is not None and epoch >= self.recorded_epoch:
+            self.recorded_epoch = epoch
+            self.recorded_epoch_leader = self.leader
+        self.last_decision = record
+
+    def _epoch_regressed(self, record: Event) -> bool:
+        epoch = record.leader_epoch
+        if epoch is None:
+            return False
+        if epoch < self.recorded_epoch or (epoch == self.recorded_epoch and record.leader is not None
+                                           and record.leader != self.recorded_epoch_leader):
+            self._violate("LEADER_EPOCH_REGRESSION", record, None,
+                          f"leader {record.leader} at leader epoch {epoch} after leader {self.recorded_epoch_leader} "
+                          f"at leader epoch {self.recorded_epoch} was recorded", (self.last_decision,))
+            return True
+        return False
+
+    # ---------------------------------------------------------------- ZK handlers
+
+    def on_input(self, event: Event) -> None:
+        self._flush(event)
+        ControllerOperations.OPERATIONS[event.event_type](self, event)
+
+    def on_partition_state_change(self, record: Event) -> None:
+        if self._is_stale(record) or (record.leader is not None and self._epoch_regressed(record)):
+            return
+        target = partition_state(record.to_state)
+        step = self._claim(lambda s: s.op == OP_PARTITION and s.target is target)
+        previous = partition_state(record.from_state) if record.from_state else self.state
+        if not self.era.is_valid_partition_transition(previous, target):
+            self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
+                          f"{previous.value} -> {target.value} is not a valid transition in era {self.era.name} "
+                          f"(valid previous states: {sorted(s.value for s in self.era.partition_valid_previous[target])})", ())
+        if step is None:
+            self._unprompted_partition_change(record, previous, target)
+            return
+        if target is P.NewPartition and record.replicas is not None:
+            self.replicas = tuple(record.replicas)
+        self.state = previous if target is P.OnlinePartition else self.state
+        if target is P.OnlinePartition and record.leader is not None and previous is not P.NewPartition:
+            kind = step.kind or ElectionKind.offline
+            expected = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            self._recorded_election(record, kind, expected, transition=True)
+            return
+        if target is P.OnlinePartition and record.leader is not None:
+            expected = select(ElectionKind.initial, self.era, self._selector_input())
+            self._recorded_election(record, ElectionKind.initial, expected, transition=True)
+            return
+        self._apply_step(step._replace(conditional=False), record)
+
+    def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
+        if target is P.NewPartition and record.replicas is not None:
+            self.replicas = tuple(record.replicas)
+        if target is P.OnlinePartition and record.leader is not None:
+            # A decision no pending step explains comes after everything still pending.
+            self._flush(record)
+            self.state = previous
+            kind = ElectionKind.initial if previous is P.NewPartition else None
+            if kind is None and record.election_type:
+                kind = self._guess_kind(record, self.leader)
+            self._recorded_election(record, kind, None, transition=True)
+            return
+        self.state = target
+        if target is P.NonExistentPartition:
+            self._forget_partition()
+        self._emit(record, None, False)
+
+    def on_replica_state_change(self, record: Event) -> None:
+        if self._is_stale(record):
+            return
+        r = record.replica
+        target = replica_state(record.to_state)
+        self._claim(lambda s: s.op == OP_REPLICA and s.replica == r and s.target is target)
+        previous = replica_state(record.from_state) if record.from_state else self.replica_states.get(r, R.NonExistentReplica)
+        if target not in self.era.replica_valid_previous or not self.era.is_valid_replica_transition(previous, target):
+            valid = sorted(s.value for s in self.era.replica_valid_previous.get(target, ()))
+            self._violate("ILLEGAL_REPLICA_TRANSITION", record, None,
+                          f"replica {r}: {previous.value} -> {target.value} is not a valid transition in era "
+                          f"{self.era.name} (valid previous states: {valid})", ())
+        self.replica_states[r] = previous
+        self._replica_effects(r, target, record, inferred=False)
+
+    def on_leader_and_isr(self, record: Event) -> None:
+        if self._is_stale(record) or self._epoch_regressed(record):
+            return
+        leader = record.leader
+        isr = tuple(record.isr) if record.isr is not None else self.isr
+        epoch = record.leader_epoch
+        if epoch == self.leader_epoch and leader == self.leader:
+            if isr != self.isr:  # the ISR a leader changed, echoed by the controller
+                self._leader_isr_update(record, isr)
+            else:
+                self._note_recorded(record)
+            return
+        # An election step is claimed only by a value with a leader: a leaderless value is
+        # the ISR removal that follows a failed election.
+        step = self._claim(self._writes_leader_and_isr if leader >= 0 else self._writes_isr_only)
+        if step is None:
+            self._flush(record)  # it comes after everything still pending
+            kind = self._guess_kind(record, self.leader)
+            self._recorded_election(record, kind, None, transition=False)
+            return
+        if step.op == OP_PARTITION:
+            kind = ElectionKind.initial if self.state is P.NewPartition else (step.kind or ElectionKind.offline)
+            expected = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            self._recorded_election(record, kind, expected, transition=True)
+        else:
+            if step.op == OP_REPLICA:
+                self._set_replica(step.replica, R.OfflineReplica, record, False)
+            expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
+            self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
+
+    def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
+        leader = self.leader
+        if leader >= 0 and leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        self._check_membership(record, leader, isr)
+        self.isr = isr
+        self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
+        self._note_recorded(record)
+        self._emit(record, None, False)
+
+    def on_isr_change(self, event: Event) -> None:
+        """A leader shrank or expanded the ISR: its own write, same leader epoch."""
+        self._flush(event)
+        if self._epoch_regressed(event):
+            return
+        if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
+            # A leader that lost leadership cannot write the znode (zkVersion check).
+            self._violate("LEADER_EPOCH_REGRESSION", event, None,
+                          f"ISR change by broker {event.leader}, but the leader is {self.leader} at epoch {self.leader_epoch}",
+                          (self.last_decision,))
+            return
+        if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
+            self.leader_epoch = event.leader_epoch
+        self._leader_isr_update(event, tuple(event.isr))
+        self._check_reassignment(event, self.isr)
+
+    def _check_reassignment(self, cause: Event, isr) -> None:
+        """onPartitionReassignment re-entered: once every target replica is in the ISR the
+        completion steps are queued at once, so that their log lines can claim them."""
+        target = self.reassignment_target
+        if target is not None and all(r in isr for r in target) and not self._completion_queued:
+            self._completion_queued = True
+            self.pending.extend(ControllerOperations.complete_reassignment(self, cause))
+
+    def on_state_change_failed(self, record: Event) -> None:
+        """The controller refused a state change: attempted illegal transitions are
+        reported; a failed election consumes its pending step (nothing changed)."""
+        illegal = record.detail is not None and ("IllegalStateException" in record.detail or "should be in" in record.detail)
+        if record.replica is not None:
+            target = replica_state(record.to_state)
+            self._claim(lambda s: s.op == OP_REPLICA and s.replica == record.replica and s.target is target)
+            if illegal:
+                self._violate("ILLEGAL_REPLICA_TRANSITION", record, Severity.warning,
+                              f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}: {record.detail}", ())
+            return
+        target = partition_state(record.to_state)
+        # Removed without being applied: the attempt failed and the state is unchanged.
+        self._claim(lambda s: s.op == OP_PARTITION and s.target is target)
+        if illegal:
+            self._violate("ILLEGAL_PARTITION_TRANSITION", record, Severity.warning,
+                          f"the controller rejected {record.from_state} -> {record.to_state}: {record.detail}", ())
+
+    def on_unclean_logged(self, record: Event) -> None:
+        if self.last_unclean_violation is not None and self.leader == record.leader:
+            v = self._violations[self.last_unclean_violation] if self.last_unclean_violation < len(self._violations) else None
+            if v is not None:
+                self._violations[self.last_unclean_violation] = v._replace(evidence=v.evidence + (provenance(record),))
+                self.last_unclean_violation = None
+                return
+            self.last_unclean_violation = None
+            return
+        self.unclean_logged.append(record)
+
+    def on_config_change(self, event: Event) -> None:
+        if event.config_name != UNCLEAN_CONFIG:
+            return
+        value = None if event.config_value is None else event.config_value.strip().lower() == "true"
+        if event.topic is None:
+            self.unclean_cluster = value
+        else:
+            self.unclean_topic = value
+        if value and not self.kraft and self.era.admin_unclean_election:
+            # 2.4+ re-runs the offline elections when unclean election is enabled.
+            self._flush(event)
+            if self.state in (P.NewPartition, P.OfflinePartition):
+                self.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
+
+    # ---------------------------------------------------------------- KRaft handlers
+
+    def on_kraft_broker(self, event: Event) -> None:
+        ControllerOperations.update_liveness(self, event)
+
+    def on_kraft_controller(self, event: Event) -> None:
+        if event.controller_epoch is not None:
+            self._observe_controller(event, event.controller_id, event.controller_epoch)
+
+    def on_partition_record(self, record: Event) -> None:
+        if self._is_stale(record) or self._epoch_regressed(record):
+            return
+        self.replicas = tuple(record.replicas or ())
+        self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
+        isr = tuple(record.isr or ())
+        if record.leader is not None and record.leader >= 0 and record.leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {record.leader} is not in its ISR {list(isr)}", ())
+        self._check_membership(record, record.leader, isr)
+        first = self.leader_epoch < 0
+        self.leader, self.isr = record.leader, isr
+        self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else max(self.leader_epoch, 0)
+        self.zk_version = record.zk_version if record.zk_version is not None else 0
+        self.state = P.OnlinePartition if self.leader >= 0 else P.OfflinePartition
+        self._note_recorded(record)
+        self._emit(record, ElectionKind.initial if first and self.leader >= 0 else None, False)
+
+    def on_partition_change_record(self, record: Event) -> None:
+        """PARTITION_CHANGE_RECORD: absent fields unchanged; partitionEpoch + 1; leaderEpoch
+        + 1 iff the leader field is present (-2 / null = no leader change)."""
+        if self._is_stale(record):
+            return
+        if self.state is P.NonExistentPartition:
+            return
+        replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
+        isr = tuple(record.isr) if record.isr is not None else self.isr
+        leader_present = record.leader is not None and record.leader != NO_LEADER_CHANGE
+        prev_leader, prev_isr = self.leader, self.isr
+        if leader_present:
+            leader = record.leader
+            if leader >= 0 and leader != prev_leader:
+                self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
+            elif leader >= 0 and leader not in isr:
+                self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            self.leader = leader
+            self.leader_epoch += 1
+        elif self.leader >= 0 and self.leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {self.leader} is not in its ISR {list(isr)}", ())
+        self._check_membership(record._replace(replicas=replicas), self.leader, isr)
+        self.replicas, self.isr = replicas, isr
+        self.zk_version += 1
+        if record.leader_recovery_state:
+            self.leader_recovery_state = record.leader_recovery_state
+        self.state = P.OnlinePartition if self.leader >= 0 else P.OfflinePartition
+        self._note_recorded(record)
+        # The metadata log is complete, so the carried leader epoch is a recorded one.
+        self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
+        election = None
+        if leader_present and self.leader >= 0 and self.leader != prev_leader:
+            election = ElectionKind.unclean if self.leader not in prev_isr else (self._guess_kind(record, prev_leader) or ElectionKind.offline)
+        self._emit(record, election, False)
+
+    def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader) -> None:
+        if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
+            # KAFKA-19212: a reassignment can add the new preferred leader to the ISR in the same change.
+            if not (record.isr is not None and leader in isr and len(isr) > 1):
+                self._violate("UNCLEAN_LEADER_ELECTION", record,
+                              self._unclean_severity(record.election_type == "UNCLEAN"),
+                              f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
+                              [self.last_decision] + self.unclean_logged)
+                self.unclean_logged = []
+                return
+        if leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            return
+        acceptable = self._eligible()
+        forced = prev_leader < 0 or prev_leader not in acceptable or prev_leader not in isr
+        if self.liveness_known and forced:
+            s = SelectorInput(replicas, isr, prev_leader, acceptable, self.shutting_down, replicas, False)
+            expected = select(ElectionKind.offline, self.era, s)
+            if isinstance(expected, Election) and expected.leader != leader:
+                self._violate("UNEXPECTED_LEADER", record, None,
+                              f"KRaft election chose {leader}; PartitionChangeBuilder chooses {expected.leader} "
+                              f"(replicas {list(replicas)}, ISR {list(isr)}, acceptable {sorted(acceptable)})",
+                              (self.last_decision,))
+
+    def on_remove_topic(self, record: Event) -> None:
+        self.state = P.NonExistentPartition
+        self._forget_partition()
+        self.replicas = ()
+        self._emit(record, None, False)
+        for r in list(self.replica_states):
+            self.replica_states.pop(r)
+
+
+class ControllerOperations:
+    """KafkaController's reactions to its inputs, as the steps it takes for one
+    partition (onNewPartitionCreation, onBrokerStartup, onBrokerFailure, shutdownBroker,
+    onControllerFailover, onPartitionReassignment, onPreferredReplicaElection,
+    TopicDeletionManager). Version differences come from the era."""
+
+    @staticmethod
+    def update_liveness(rp: PartitionReplay, event: Event) -> list[int]:
+        brokers = list(event.brokers or ())
+        rp.liveness_known = True
+        t = event.event_type
+        if t == E.BROKER_STARTUP:
+            rp.live.update(brokers)
+            rp.shutting_down.difference_update(brokers)
+        elif t == E.BROKER_FAILURE:
+            rp.live.difference_update(brokers)
+            rp.shutting_down.difference_update(brokers)
+        elif t == E.CONTROLLED_SHUTDOWN:
+            rp.live.update(brokers)
+            rp.shutting_down.update(brokers)
+        return brokers
+
+    @staticmethod
+    def creation(rp: PartitionReplay, event: Event) -> None:
+        replicas = tuple(event.replicas or ())
+        if rp.state is not P.NonExistentPartition:
+            return  # TopicExistsException: the znode was already there
+        steps = [Step(OP_ASSIGNMENT, replicas, cause=event), Step(OP_PARTITION, P.NewPartition, cause=event)]
+        steps += [Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in replicas]
+        steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.initial, cause=event))
+        steps += [Step(OP_REPLICA, R.OnlineReplica, r, cause=event) for r in replicas]
+        rp.deleting = False
+        rp.pending.extend(steps)
+
+    @staticmethod
+    def broker_startup(rp: PartitionReplay, event: Event) -> None:
+        brokers = ControllerOperations.update_liveness(rp, event)
+        steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=event) for r in rp.replicas if r in brokers and not rp.deleting]
+        if not rp.deleting:
+            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
+        if rp.deleting and any(b in rp.replicas for b in brokers):
+            steps += ControllerOperations.deletion_steps(rp, event, [r for r in rp.replicas if r in brokers])
+        rp.pending.extend(steps)
+        if rp.reassignment_target is not None and any(b in rp.reassignment_target for b in brokers):
+            rp._check_reassignment(event, rp.isr)
+
+    @staticmethod
+    def broker_failure(rp: PartitionReplay, event: Event) -> None:
+        dead = ControllerOperations.update_liveness(rp, event)
+        ours = [r for r in rp.replicas if r in dead]
+        if rp.deleting:
+            rp.pending.extend(Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event) for r in ours)
+            return
+        steps = []
+        if rp.leader in dead and rp.state is not P.NonExistentPartition:
+            steps.append(Step(OP_PARTITION, P.OfflinePartition, cause=event))
+        if rp.state is not P.NonExistentPartition:
+            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
+        steps += [Step(OP_REPLICA, R.OfflineReplica, r, cause=event) for r in ours]
+        rp.pending.extend(steps)
+
+    @staticmethod
+    def controlled_shutdown(rp: PartitionReplay, event: Event) -> None:
+        brokers = ControllerOperations.update_liveness(rp, event)
+        if rp.deleting or len(rp.replicas) <= 1 or rp.leader_epoch < 0 or rp.state is not P.OnlinePartition:
+            return
+        for b in brokers:
+            if rp.leader == b:
+                rp.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.controlled_shutdown, cause=event))
+            elif b in rp.replicas:
+                rp.pending.append(Step(OP_REPLICA, R.OfflineReplica, b, cause=event))
+
+    @staticmethod
+    def controller_failover(rp: PartitionReplay, event: Event) -> None:
+        if event.controller_epoch is not None:
+            rp._observe_controller(event, event.controller_id, event.controller_epoch)
+        if event.brokers is not None:
+            rp.live.clear()  # in place: a simulator shares these sets across partitions
+            rp.live.update(event.brokers)
+            rp.shutting_down.clear()
+            rp.liveness_known = True
+        if not rp.liveness_known or rp.state is P.NonExistentPartition:
+            return
+        # initializeReplicaState / initializePartitionState: the new controller's memory.
+        dead_policy = rp.era.failover_dead_replica
+        steps = []
+        for r in rp.replicas:
+            if r in rp.live:
+                rp._set_replica(r, R.OnlineReplica, event, True)
+            elif dead_policy == "offline":
+                rp._set_replica(r, R.OfflineReplica, event, True)
+            else:
+                rp._set_replica(r, R.ReplicaDeletionIneligible, event, True)
+                if dead_policy == "ineligible_then_offline" and not rp.deleting:
+                    steps.append(Step(OP_REPLICA, R.OfflineReplica, r, cause=event))
+        if rp.state is P.OnlinePartition and rp.leader not in rp.live:
+            rp.state = P.OfflinePartition
+            rp._emit(event, None, True)
+        if not rp.deleting:
+            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
+        rp.pending.extend(steps)
+        if rp.reassignment_target is not None:
+            rp._check_reassignment(event, [r for r in rp.isr if r in rp.live])
+
+    @staticmethod
+    def reassignment_start(rp: PartitionReplay, event: Event) -> None:
+        target = tuple(event.replicas or ())
+        if not target or target == rp.replicas or rp.state is not P.OnlinePartition:
+            return
+        rp.reassignment_target = target
+        rp._completion_queued = False
+        original = rp.replicas
+        if all(r in rp.isr for r in target):
+            rp._check_reassignment(event, rp.isr)
+            return
+        if rp.era.reassign_assignment_order == "target_first":
+            in_flight = target + tuple(r for r in original if r not in target)
+        else:
+            # (RAR ++ AR).toSet: insertion order only while the Scala Set has <= 4 members.
+            in_flight = tuple(dict.fromkeys(target + original))
+            rp.assignment_order_known = len(in_flight) <= 4
+        rp.pending.append(Step(OP_ASSIGNMENT, in_flight, cause=event))
+        rp.pending.append(Step(OP_EPOCH_BUMP, cause=event))
+        rp.pending.extend(Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in target if r not in original)
+
+    @staticmethod
+    def complete_reassignment(rp: PartitionReplay, cause: Event | None) -> list[Step]:
+        """Steps 5-12 of onPartitionReassignment, once every target replica is in the ISR."""
+        target = rp.reassignment_target or ()
+        removed = [r for r in rp.replicas if r not in target]
+        steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=cause) for r in target]
+        if rp.leader not in target or rp.leader not in rp.live:
+            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.reassign, cause=cause))
+        else:
+            steps.append(Step(OP_EPOCH_BUMP, cause=cause))
+        for r in removed:
+            steps.append(Step(OP_REPLICA, R.OfflineReplica, r, cause=cause))
+        deletion_chain = (R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful, R.NonExistentReplica)
+        if rp.era.replica_valid_previous.get(R.ReplicaDeletionStarted) is None:
+            deletion_chain = (R.NonExistentReplica,)  # 0.8.0: Offline -> NonExistent directly
+        for r in removed:
+            steps += [Step(OP_REPLICA, s, r, cause=cause) for s in deletion_chain]
+        steps.append(Step(OP_ASSIGNMENT, tuple(target), cause=cause))
+        steps.append(Step(OP_REASSIGN_DONE, cause=cause))
+        return steps
+
+    @staticmethod
+    def replica_leader_election(rp: PartitionReplay, event: Event) -> None:
+        if rp.deleting:
+            return
+        if (event.election_type or "PREFERRED").upper() == "UNCLEAN":
+            if rp.era.admin_unclean_election and (rp.leader < 0 or rp.leader not in rp.live):
+                rp.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.unclean, cause=event))
+            return
+        if rp.state is P.OnlinePartition:
+            rp.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.preferred, cause=event))
+
+    @staticmethod
+    def deletion_steps(rp: PartitionReplay, event: Event, replicas: list[int]) -> list[Step]:
+        """TopicDeletionManager: live replicas Offline -> Started -> Successful (their
+        StopReplica succeeds), dead ones Ineligible; once all are deleted, the replicas
+        go NonExistent and (before 2.1) the partition Offline -> NonExistent."""
+        steps = []
+        for r in replicas:
+            if rp.replica_states.get(r) is R.ReplicaDeletionSuccessful:
+                continue
+            if r in rp.live:
+                steps += [Step(OP_REPLICA, s, r, cause=event) for s in
+                          (R.OfflineReplica, R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful)]
+            else:
+                steps.append(Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event))
+        if all(r in rp.live or rp.replica_states.get(r) is R.ReplicaDeletionSuccessful for r in rp.replicas):
+            steps += [Step(OP_REPLICA, R.NonExistentReplica, r, cause=event) for r in rp.replicas]
+            if rp.era.deletion_partition_removed_at == "completion":
+                steps += [Step(OP_PARTITION, P.OfflinePartition, cause=event),
+                          Step(OP_PARTITION, P.NonExistentPartition, cause=event)]
+            steps.append(Step(OP_DELETION_DONE, cause=event))
+        return steps
+
+    @staticmethod
+    def topic_deletion(rp: PartitionReplay, event: Event) -> None:
+        if not rp.era.topic_deletion or rp.state is P.NonExistentPartition or rp.deleting:
+            return
+        rp.deleting = True
+        rp.reassignment_target = None
+        steps = []
+        if rp.era.deletion_partition_removed_at == "start":
+            steps += [Step(OP_PARTITION, P.OfflinePartition, cause=event), Step(OP_PARTITION, P.NonExistentPartition, cause=event)]
+        steps += ControllerOperations.deletion_steps(rp, event, list(rp.replicas))
+        rp.pending.extend(steps)
+
+    OPERATIONS = {}
+
+
+def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> None:
+    rp.reassignment_target = None
+    rp.assignment_order_known = True
+    rp._completion_queued = False
+
+
+ControllerOperations.OPERATIONS = {
+    E.TOPIC_CREATION: ControllerOperations.creation,
+    E.PARTITION_CREATION: ControllerOperations.creation,
+    E.BROKER_STARTUP: ControllerOperations.broker_startup,
+    E.BROKER_FAILURE: ControllerOperations.broker_failure,
+    E.CONTROLLED_SHUTDOWN: ControllerOperations.controlled_shutdown,
+    E.CONTROLLER_FAILOVER: ControllerOperations.controller_failover,
+    E.REASSIGNMENT_START: ControllerOperations.reassignment_start,
+    E.REPLICA_LEADER_ELECTION: ControllerOperations.replica_leader_election,
+    E.TOPIC_DELETION: ControllerOperations.topic_deletion,
+}
+
+STEP_APPLIERS = {
+    OP_PARTITION: PartitionReplay._step_partition,
+    OP_REPLICA: PartitionReplay._step_replica,
+    OP_EPOCH_BUMP: PartitionReplay._step_epoch_bump,
+    OP_ASSIGNMENT: PartitionReplay._step_assignment,
+    OP_DELETION_DONE: PartitionReplay._step_deletion_done,
+    OP_REASSIGN_DONE: _reassign_done,
+}
+
+ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.OPERATIONS}
+ZK_HANDLERS.update({
+    E.ISR_CHANGE: PartitionReplay.on_isr_change,
+    E.CONFIG_CHANGE: PartitionReplay.on_config_change,
+    E.PARTITION_STATE_CHANGE: PartitionReplay.on_partition_state_change,
+    E.REPLICA_STATE_CHANGE: PartitionReplay.on_replica_state_change,
+    E.LEADER_AND_ISR: PartitionReplay.on_leader_and_isr,
+    E.STATE_CHANGE_FAILED: PartitionReplay.on_state_change_failed,
+    E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
+})
+
+KRAFT_HANDLERS = {
+    E.BROKER_STARTUP: PartitionReplay.on_kraft_broker,
+    E.BROKER_FAILURE: PartitionReplay.on_kraft_broker,
+    E.CONTROLLED_SHUTDOWN: PartitionReplay.on_kraft_broker,
+    E.CONTROLLER_FAILOVER: PartitionReplay.on_kraft_controller,
+    E.CONFIG_CHANGE: PartitionReplay.on_config_change,
+    E.PARTITION_RECORD: PartitionReplay.on_partition_record,
+    E.PARTITION_CHANGE_RECORD: PartitionReplay.on_partition_change_record,
+    E.REMOVE_TOPIC_RECORD: PartitionReplay.on_remove_topic,
+    E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
+    E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
+}
+
+
+class ReplayResult(NamedTuple):
+    timeline: list[TimelineRow]
+    replica_timeline: list[ReplicaRow]
+    violations: list[Violation]
+
+
+def replay_partition(cluster: str, topic: str, partition: int, events: Iterable[Event], era: Era) -> ReplayResult:
+    """Replay one partition's events (already in recorded order) and return everything."""
+    rp = PartitionReplay(cluster, topic, partition, era)
+    rows, replica_rows, violations = [], [], []
+    for e in events:
+        rp.feed(e)
+    a, b, c = rp.finish()
+    rows += a
+    replica_rows += b
+    violations += c
+    return ReplayResult(rows, replica_rows, violations)
+
+
+def replay_stream(cluster: str, topic: str, partition: int, events: Iterable[Event], era: Era,
+                  drain_every: int = 10_000) -> Iterator[ReplayResult]:
+    """Replay lazily, yielding finished output every `drain_every` events: memory stays
+    bounded however long the partition's history is."""
+    rp = PartitionReplay(cluster, topic, partition, era)
+    n = 0
+    for e in events:
+        rp.feed(e)
+        n += 1
+        if n >= drain_every:
+            n = 0
+            yield ReplayResult(*rp.drain())
+    yield ReplayResult(*rp.finish())
