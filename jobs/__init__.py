@@ -1,0 +1,1 @@
+"""Spark job entry points for controller-replay (CLI, session setup)."""

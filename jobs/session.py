@@ -1,0 +1,100 @@
+"""SparkSession factory with Delta Lake, wired for offline use.
+
+Delta's jars come from a local cache filled once by ``scripts/setup.sh``
+(``jars/pom.xml``) instead of ``spark.jars.packages``: that would make every
+session start resolve Maven coordinates over the network through Ivy.
+
+Running under spark-submit (cluster or local)::
+
+    JARS=$(.venv/bin/python -c 'import jobs.session as s; print(",".join(s.jar_paths()))')
+    zip -qr dist/controller_replay.zip jobs state_machine schemas   # our own code
+    spark-submit --master yarn --jars "$JARS" \\
+        --py-files dist/controller_replay.zip  your_entry.py ...
+
+``--jars`` takes a comma-separated list and ships the jars to the driver and
+executors; ``--py-files`` puts the zip on every Python worker's ``sys.path``.
+Third-party Python deps (pyarrow, pandas, ...) must already be installed in the
+workers' interpreter (``PYSPARK_PYTHON``); under spark-submit, build_session
+leaves master, spark.jars and driver memory to the spark-submit command line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from pyspark.sql import SparkSession
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class DeltaJarsMissing(RuntimeError):
+    pass
+
+
+def jars_dir() -> Path:
+    return Path(os.environ.get("CONTROLLER_REPLAY_JARS") or REPO_ROOT / ".cache" / "jars")
+
+
+def jar_paths() -> list[str]:
+    """Absolute paths of the cached Delta jars (for spark.jars / spark-submit --jars)."""
+    d = jars_dir()
+    jars = sorted(str(p) for p in d.glob("*.jar"))
+    if not any(Path(j).name.startswith("delta-spark_") for j in jars):
+        raise DeltaJarsMissing(
+            f"Delta Lake jars not found in {d}. Run `bash scripts/setup.sh` from the "
+            "repository root (fetches them once from Maven Central), or point "
+            "CONTROLLER_REPLAY_JARS at a directory holding them."
+        )
+    return jars
+
+
+def build_session(
+    app_name: str = "controller-replay",
+    master: str | None = None,
+    extra_conf: dict | None = None,
+    warehouse_dir: str | os.PathLike | None = None,
+) -> SparkSession:
+    # Python workers must run the interpreter that has pyarrow/pandas/our code,
+    # not whatever `python3` is first on PATH.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+
+    # Set by spark-submit / the pyspark shell: a JVM already exists, and its
+    # master, --jars and driver memory are fixed by that command line.
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+
+    conf: dict[str, str] = {
+        "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+        "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.warehouse.dir": str(Path(warehouse_dir or "spark-warehouse").resolve()),
+    }
+    if not submitted:
+        if master is None:
+            master = "local[*]"
+        conf["spark.jars"] = ",".join(jar_paths())
+        # Driver = executor in local mode; 4g leaves most of a 24 GiB box to
+        # the Python workers (Arrow batches live there).
+        conf["spark.driver.memory"] = "4g"
+    if master and master.startswith("local"):
+        # Default 200 shuffle partitions / 50 Delta snapshot partitions mean
+        # hundreds of tiny tasks per query on a 2-core machine.
+        conf["spark.sql.shuffle.partitions"] = "8"
+        conf["spark.databricks.delta.snapshotPartitions"] = "2"
+        # Keep driver, block manager and workers on loopback instead of
+        # whatever eth0 address the hostname lookup picks.
+        if not submitted:
+            os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    conf.update({k: str(v) for k, v in (extra_conf or {}).items()})
+
+    builder = SparkSession.builder.appName(app_name)
+    if master:
+        builder = builder.master(master)
+    for k, v in conf.items():
+        builder = builder.config(k, v)
+    return builder.getOrCreate()
