@@ -22,10 +22,16 @@ Version = tuple[int, ...]
 def parse_version(text: str) -> Version:
     parts = []
     for piece in text.strip().split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
+        digits = ""
+        for ch in piece:  # leading digits only: "0-rc1" is 0, not 1
+            if not ch.isdigit():
+                break
+            digits += ch
         if not digits:
             break
         parts.append(int(digits))
+        if len(digits) < len(piece):
+            break  # a suffix ends the version
     if not parts:
         raise ValueError(f"not a Kafka version: {text!r}")
     return tuple(parts)

@@ -69,6 +69,7 @@ class Step(NamedTuple):
     kind: ElectionKind | None = None
     conditional: bool = False     # Online steps: only if the partition is New/Offline by then
     cause: Event | None = None
+    assignment: tuple[int, ...] = ()  # NewPartition steps: the AR loaded from ZooKeeper
 
 
 OP_PARTITION = "partition"
@@ -113,6 +114,7 @@ class PartitionReplay:
         self.last_decision: Event | None = None
         self.unclean_logged: list[Event] = []
         self.last_unclean_violation: int | None = None
+        self.last_unclean_leader: int | None = None
         # Work in progress and output.
         self.pending: list[Step] = []
         self._rows: list[TimelineRow] = []
@@ -143,6 +145,7 @@ class PartitionReplay:
         """The rows and violations finished so far (the open timeline row stays)."""
         out = (self._rows, self._replica_rows, self._violations)
         self._rows, self._replica_rows, self._violations = [], [], []
+        self.last_unclean_violation = None  # already handed out; a later log line only corroborates it
         return out
 
     def finish(self) -> tuple[list[TimelineRow], list[ReplicaRow], list[Violation]]:
@@ -165,6 +168,9 @@ class PartitionReplay:
         source = provenance(cause) if cause is not None else ""
         election_name = election.value if isinstance(election, ElectionKind) else election
         row = self._open_row
+        if row is not None and ts is not None and row[1] is not None and ts < row[1]:
+            # An inferred step applied after a later record: it happened no earlier than that record.
+            ts = row[1]
         if row is not None:
             if (row[3] == self.state.value and row[4] == self.leader and row[5] == self.leader_epoch
                     and row[6] == self.isr and row[7] == self.replicas):
@@ -264,7 +270,12 @@ class PartitionReplay:
         """Find the first pending step the recorded decision matches; apply the steps
         before it as inferred; return it (removed). None when nothing matches."""
         pending = self.pending
+        state = self.state
         for i, step in enumerate(pending):
+            if step.op == OP_PARTITION:
+                if step.conditional and state not in (P.NewPartition, P.OfflinePartition):
+                    continue  # would be a no-op when its turn comes: nothing to claim
+                state = step.target
             if predicate(step):
                 before = pending[:i]
                 self.pending = pending[i + 1:]
@@ -297,6 +308,8 @@ class PartitionReplay:
             if not self.era.is_valid_partition_transition(current, target):
                 return  # Kafka logs the invalid transition and leaves the partition alone
         cause = record or step.cause
+        if target is P.NewPartition and step.assignment:
+            self.replicas = step.assignment
         if target is P.OnlinePartition:
             kind = ElectionKind.initial if current is P.NewPartition else (step.kind or ElectionKind.offline)
             outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
@@ -414,12 +427,14 @@ class PartitionReplay:
         unclean = False
         if changed_leader and kind is not ElectionKind.initial and self.leader_epoch >= 0 and leader not in prev_isr:
             unclean = True
-            forced = kind is ElectionKind.unclean and record.election_type == "UNCLEAN"
+            # An admin UNCLEAN election (2.4+, KIP-460) is allowed whatever the topic says.
+            forced = kind is ElectionKind.unclean
             self._violate("UNCLEAN_LEADER_ELECTION", record, self._unclean_severity(forced),
                           f"leader {leader} elected at leader epoch {epoch if epoch is not None else self.leader_epoch + 1} "
                           f"was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
                           [self.last_decision] + self.unclean_logged)
             self.last_unclean_violation = len(self._violations) - 1
+            self.last_unclean_leader = leader
             self.unclean_logged = []
         elif leader >= 0 and leader not in isr:
             self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
@@ -661,13 +676,15 @@ class PartitionReplay:
                           f"the controller rejected {record.from_state} -> {record.to_state}: {record.detail}", ())
 
     def on_unclean_logged(self, record: Event) -> None:
-        if self.last_unclean_violation is not None and self.leader == record.leader:
-            v = self._violations[self.last_unclean_violation] if self.last_unclean_violation < len(self._violations) else None
-            if v is not None:
-                self._violations[self.last_unclean_violation] = v._replace(evidence=v.evidence + (provenance(record),))
-                self.last_unclean_violation = None
-                return
+        """The controller's own unclean-election line: evidence for the election the replay
+        reports (attached if still held), never a second report of it."""
+        if self.last_unclean_leader == record.leader:
+            i = self.last_unclean_violation
+            if i is not None:
+                v = self._violations[i]
+                self._violations[i] = v._replace(evidence=v.evidence + (provenance(record),))
             self.last_unclean_violation = None
+            self.last_unclean_leader = None
             return
         self.unclean_logged.append(record)
 
@@ -806,7 +823,7 @@ class ControllerOperations:
         replicas = tuple(event.replicas or ())
         if rp.state is not P.NonExistentPartition:
             return  # TopicExistsException: the znode was already there
-        steps = [Step(OP_ASSIGNMENT, replicas, cause=event), Step(OP_PARTITION, P.NewPartition, cause=event)]
+        steps = [Step(OP_PARTITION, P.NewPartition, cause=event, assignment=replicas)]
         steps += [Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in replicas]
         steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.initial, cause=event))
         steps += [Step(OP_REPLICA, R.OnlineReplica, r, cause=event) for r in replicas]
