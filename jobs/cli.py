@@ -1,7 +1,9 @@
 """controller-replay: the command line.
 
+  controller-replay audit    --input data/samples/ --warehouse warehouse/   (Spark + Delta, embedded local session)
+  controller-replay sql      --warehouse warehouse/ "SELECT ..."
   controller-replay simulate --out data/samples/demo.jsonl [--era 2.4] [--fault unclean_election=2 ...]
-  controller-replay replay   data/samples/ [--kafka-version 2.4] [--out DIR]
+  controller-replay replay   data/samples/ [--kafka-version 2.4] [--out DIR]   (the core alone, no Spark)
 
 `replay` runs the core locally on canonical events (no Spark): it prints what was read,
 replayed and quarantined, the partitions, and the violations by rule."""
@@ -74,10 +76,81 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+EXAMPLE_QUERIES = (
+    ("Who led each partition of a topic at a given time",
+     "SELECT topic, partition, leader, isr FROM partition_timeline "
+     "WHERE topic = 't1' AND valid_from <= TIMESTAMP '2023-11-14 22:14:00' "
+     "AND (valid_to IS NULL OR valid_to > TIMESTAMP '2023-11-14 22:14:00') ORDER BY partition"),
+    ("Violations by rule and severity",
+     "SELECT rule, severity, count(*) AS n FROM violations GROUP BY rule, severity ORDER BY n DESC"),
+    ("Unclean elections with their evidence",
+     "SELECT cluster, topic, partition, event_time, detail, evidence FROM violations "
+     "WHERE rule = 'UNCLEAN_LEADER_ELECTION' ORDER BY event_time"),
+)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from jobs.audit import AuditError, config_from_args, run
+    from jobs.quality import QualityGateFailed
+    from jobs.session import build_session
+
+    spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse)
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        summary = run(spark, config_from_args(args))
+    except QualityGateFailed as exc:
+        print(f"audit failed its quality gate; nothing was written.\n{exc}", file=sys.stderr)
+        return 2
+    except AuditError as exc:
+        print(f"audit: {exc}", file=sys.stderr)
+        return 2
+    for line in summary.lines():
+        print(line)
+    if args.examples:
+        print("\nExample queries (controller-replay sql --warehouse %s \"...\"):" % args.warehouse)
+        for title, q in EXAMPLE_QUERIES:
+            print(f"  -- {title}\n  {q}")
+    spark.stop()
+    return 0
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    from jobs.audit import register_tables
+    from jobs.session import build_session
+
+    spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse)
+    spark.sparkContext.setLogLevel("ERROR")
+    tables = register_tables(spark, args.warehouse)
+    if not tables:
+        print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
+        return 2
+    try:
+        df = spark.sql(args.query)
+        df.show(args.limit, truncate=not args.full)
+    except Exception as exc:  # an operator's SQL error: say it, no stack trace
+        print(f"sql: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    finally:
+        spark.stop()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="controller-replay", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
+    from jobs.audit_args import add_audit_arguments
+
+    aud = sub.add_parser("audit", help="replay recorded events in Spark and write the Delta tables")
+    add_audit_arguments(aud)
+    aud.add_argument("--examples", action="store_true", help="print example SQL queries after the summary")
+    aud.set_defaults(func=cmd_audit)
+    sq = sub.add_parser("sql", help="run SQL over the warehouse's tables")
+    sq.add_argument("--warehouse", required=True)
+    sq.add_argument("--limit", type=int, default=50)
+    sq.add_argument("--full", action="store_true", help="do not truncate long values")
+    sq.add_argument("query")
+    sq.set_defaults(func=cmd_sql)
     sim = sub.add_parser("simulate", help="generate a synthetic cluster history (canonical events)")
     sim.add_argument("--out", required=True)
     sim.add_argument("--cluster", default="sim")

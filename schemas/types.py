@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 class Field(NamedTuple):
     name: str
-    type: str        # "string" | "int" | "long" | "boolean" | "array<int>" | "timestamp"
+    type: str        # "string" | "int" | "long" | "double" | "boolean" | "array<int>" | "array<string>" | "timestamp"
     nullable: bool
     doc: str
 
@@ -21,7 +21,9 @@ JSON_TYPES = {
     "long": "integer",
     "boolean": "boolean",
     "array<int>": "array",
+    "array<string>": "array",
     "timestamp": "string",
+    "double": "number",
 }
 
 
@@ -35,7 +37,9 @@ def spark_type(type_name: str):
         "long": T.LongType(),
         "boolean": T.BooleanType(),
         "timestamp": T.TimestampType(),
-        "array<int>": T.ArrayType(T.IntegerType(), containsNull=False),
+        "array<int>": T.ArrayType(T.IntegerType(), containsNull=True),
+        "array<string>": T.ArrayType(T.StringType(), containsNull=True),
+        "double": T.DoubleType(),
     }
     return simple[type_name]
 
@@ -54,7 +58,7 @@ def json_schema(title: str, fields: tuple[Field, ...]) -> dict:
         p: dict = {"description": f.doc}
         if t == "array":
             p["type"] = ["array", "null"] if f.nullable else "array"
-            p["items"] = {"type": "integer"}
+            p["items"] = {"type": "integer" if f.type == "array<int>" else "string"}
         else:
             p["type"] = [t, "null"] if f.nullable else t
         props[f.name] = p

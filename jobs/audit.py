@@ -1,0 +1,512 @@
+"""The audit job: recorded cluster events in, Delta tables out.
+
+    spark-submit --jars "$JARS" --py-files dist/controller_replay.zip jobs/audit.py \\
+        --input events/ --warehouse /data/audit [--kafka-version [CLUSTER=]ERA ...]
+
+`run(spark, config)` is the whole pipeline; `main()` only parses arguments and builds
+the session. Steps:
+
+1. Read every input line with its file and line number (JVM side: the text source's
+   `_metadata` gives each row's file and split offset, from which line numbers follow).
+2. Parse and validate each line in Python (schemas.validate, the same code as the local
+   runner): usable events, or quarantine rows with file, line, reason and the raw text.
+3. Gate the events with Great Expectations.
+4. Route: a partition gets its own events, its topic's, its cluster's, and the broker
+   events of every broker that is ever one of its replicas (joins, nothing collected).
+5. Replay each (cluster, topic, partition) with the core inside a grouped map
+   (`applyInArrow`, iterator form: the group streams through in seq order, in bounded memory).
+6. Gate the outputs, then MERGE every table into the warehouse (a re-run of the same
+   input adds no row) and append the run to `audit_runs`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+from pyspark.sql.window import Window
+
+from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
+from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, event_struct
+from schemas.tables import MERGE_KEYS, TABLE_PROPERTIES, TABLES, table_struct
+from schemas.types import spark_type
+from state_machine import events as E
+from state_machine.eras import resolve_era
+
+KEY = ["cluster", "topic", "partition"]
+OUTPUT_TABLES = ("partition_timeline", "replica_timeline", "violations")
+
+
+@dataclass
+class AuditSummary:
+    run_id: str
+    records_read: int
+    events_replayed: int
+    records_quarantined: int
+    partitions: int
+    violations_by_rule: dict[str, int]
+    tables: dict[str, str]
+    duration_s: float
+    quality_gates: dict
+    phases_s: dict = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        out = [f"run {self.run_id}: records read {self.records_read:,}, replayed {self.events_replayed:,}, "
+               f"quarantined {self.records_quarantined:,} ({self.duration_s:.1f}s)",
+               f"partitions {self.partitions:,}; seconds per phase {self.phases_s}"]
+        out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
+        out += [f"table {name}: {path}" for name, path in self.tables.items()]
+        return out
+
+
+class AuditError(RuntimeError):
+    """The run cannot proceed (bad arguments, failed quality gate); nothing was written."""
+
+
+# ---------------------------------------------------------------- reading
+
+def list_input_files(spark: SparkSession, inputs: list[str]) -> list[str]:
+    """Every file under the inputs, through Hadoop's FileSystem (local, HDFS, S3, ...)."""
+    jvm = spark.sparkContext._jvm
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    files: list[str] = []
+    for item in inputs:
+        path = jvm.org.apache.hadoop.fs.Path(item)
+        fs = path.getFileSystem(conf)
+        if not fs.exists(path):
+            raise AuditError(f"input {item} does not exist")
+        it = fs.listFiles(path, True)
+        while it.hasNext():
+            status = it.next()
+            name = status.getPath().getName()
+            if name.startswith((".", "_")) or name.endswith(".truth.jsonl") or name == "manifest.json":
+                continue
+            files.append(status.getPath().toString())
+    return sorted(files)
+
+
+def read_lines(spark: SparkSession, files: list[str]) -> DataFrame:
+    """(source_file, source_line, raw) for every line; line numbers are computed from each
+    split's offset in its file, without funnelling the data through one task."""
+    if not files:
+        return spark.createDataFrame([], "source_file string, source_line long, raw string")
+    text = (spark.read.format("text").load(files)
+            .select(F.col("value").alias("raw"), F.col("_metadata.file_path").alias("source_file"),
+                    F.col("_metadata.file_block_start").alias("block"),
+                    F.monotonically_increasing_id().alias("row_id")))
+    # Rows of one split are contiguous in one task, so their row_ids are consecutive.
+    blocks = text.groupBy("source_file", "block").agg(F.count("*").alias("n"), F.min("row_id").alias("first_id"))
+    by_file = Window.partitionBy("source_file").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
+    blocks = blocks.withColumn("lines_before", F.coalesce(F.sum("n").over(by_file), F.lit(0)))
+    return (text.join(F.broadcast(blocks.select("source_file", "block", "lines_before", "first_id")),
+                      ["source_file", "block"])
+            .select("source_file", (F.col("lines_before") + F.col("row_id") - F.col("first_id") + 1)
+                    .cast("long").alias("source_line"), "raw"))
+
+
+
+
+def _loose(dt: T.DataType) -> T.DataType:
+    """Arrow results carry nullable list items; declare them so, and cast later."""
+    return T.ArrayType(dt.elementType, containsNull=True) if isinstance(dt, T.ArrayType) else dt
+
+
+def parsed_schema() -> T.StructType:
+    fields = [T.StructField(f.name, _loose(spark_type(f.type)), True) for f in EVENT_FIELDS]
+    fields += [T.StructField("q_file", T.StringType(), True), T.StructField("q_line", T.LongType(), True),
+               T.StructField("q_reason", T.StringType(), True), T.StructField("q_raw", T.StringType(), True)]
+    return T.StructType(fields)
+
+
+def _parse_batches(default_cluster: str | None):
+    """mapInArrow function: JSON lines -> canonical events or quarantine rows."""
+    from schemas.validate import invalid_reason
+
+    names = list(EVENT_FIELD_NAMES)
+    schema = parsed_schema()
+    arrow_schema = pa.schema([pa.field(f.name, _arrow_type(f.dataType)) for f in schema.fields])
+
+    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            cols = {n: [] for n in arrow_schema.names}
+            files = batch.column("source_file").to_pylist()
+            lines = batch.column("source_line").to_pylist()
+            raws = batch.column("raw").to_pylist()
+            for file, line, raw in zip(files, lines, raws):
+                record, reason = None, None
+                if raw is None or not raw.strip():
+                    continue  # blank lines are not records
+                try:
+                    record = json.loads(raw)
+                except ValueError as exc:
+                    reason = f"malformed JSON: {exc}"
+                if record is not None and not isinstance(record, dict):
+                    reason, record = "not a JSON object", None
+                if record is not None:
+                    if record.get("cluster") is None and default_cluster:
+                        record["cluster"] = default_cluster
+                    reason = invalid_reason(record)
+                if reason is None:
+                    if record.get("source_file") is None:
+                        record["source_file"], record["source_line"] = file, line
+                    for n in names:
+                        cols[n].append(record.get(n))
+                    cols["q_file"].append(None), cols["q_line"].append(None)
+                    cols["q_reason"].append(None), cols["q_raw"].append(None)
+                else:
+                    cluster = record.get("cluster") if isinstance(record, dict) else None
+                    for n in names:
+                        cols[n].append(cluster if n == "cluster" and isinstance(cluster, str) else None)
+                    cols["q_file"].append(file), cols["q_line"].append(line)
+                    cols["q_reason"].append(reason), cols["q_raw"].append(raw)
+            yield pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type)
+                                              for n in arrow_schema.names], schema=arrow_schema)
+
+    return parse
+
+
+def _arrow_type(dt: T.DataType) -> pa.DataType:
+    if isinstance(dt, T.StringType):
+        return pa.string()
+    if isinstance(dt, T.IntegerType):
+        return pa.int32()
+    if isinstance(dt, T.LongType):
+        return pa.int64()
+    if isinstance(dt, T.DoubleType):
+        return pa.float64()
+    if isinstance(dt, T.BooleanType):
+        return pa.bool_()
+    if isinstance(dt, T.TimestampType):
+        return pa.timestamp("us", tz="UTC")
+    if isinstance(dt, T.ArrayType):
+        return pa.list_(_arrow_type(dt.elementType))
+    raise TypeError(dt)
+
+
+# ---------------------------------------------------------------- routing
+
+def route(events: DataFrame) -> DataFrame:
+    """Deliver every event to the partitions it concerns (state_machine.cluster.scope):
+    adds r_topic / r_partition, the partition that receives the event."""
+    is_broker = F.col("event_type").isin(*sorted(E.BROKER_LEVEL))
+    is_cluster = F.col("event_type").isin(*sorted(E.CLUSTER_LEVEL)) | (
+        (F.col("event_type") == E.CONFIG_CHANGE) & F.col("topic").isNull())
+    own = events.where(F.col("partition").isNotNull() & F.col("topic").isNotNull())
+    keys = own.select("cluster", "topic", "partition").distinct()
+    # Brokers a partition ever names as (possible) replicas (state_machine.cluster.brokers_named).
+    named = F.concat(F.coalesce("replicas", F.array().cast("array<int>")), F.coalesce("isr", F.array().cast("array<int>")),
+                     F.array(F.coalesce("replica", F.lit(-1))), F.array(F.coalesce("leader", F.lit(-1))))
+    hosts = (own.select("cluster", "topic", "partition", F.explode(named).alias("broker"))
+             .where(F.col("broker") >= 0).distinct())
+    rest = events.where(~(F.col("partition").isNotNull() & F.col("topic").isNotNull()))
+    broker_events = (rest.where(is_broker).withColumn("broker", F.explode("brokers"))
+                     .join(hosts.withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"),
+                           ["cluster", "broker"])
+                     .drop("broker").dropDuplicates(["cluster", "seq", "r_topic", "r_partition"]))
+    cluster_events = rest.where(is_cluster & ~is_broker).join(
+        keys.withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"), ["cluster"])
+    topic_events = rest.where(~is_cluster & ~is_broker & F.col("topic").isNotNull()).join(
+        keys.withColumn("r_topic", F.col("topic")).withColumnRenamed("partition", "r_partition"),
+        ["cluster", "topic"])
+    partition_events = own.withColumn("r_topic", F.col("topic")).withColumn("r_partition", F.col("partition"))
+    cols = list(EVENT_FIELD_NAMES) + ["r_topic", "r_partition"]
+    return (partition_events.select(cols).unionByName(broker_events.select(cols))
+            .unionByName(cluster_events.select(cols)).unionByName(topic_events.select(cols)))
+
+
+# ---------------------------------------------------------------- replay
+
+def output_schema() -> T.StructType:
+    """One schema for the grouped map's output: a `kind` column and the union of the
+    three tables' columns (null where a table has no such column)."""
+    fields: dict[str, T.StructField] = {"kind": T.StructField("kind", T.StringType(), False)}
+    for name in OUTPUT_TABLES:
+        for f in TABLES[name]:
+            if f.name not in fields:
+                dt = _loose(spark_type(f.type)) if f.type != "timestamp" else T.LongType()  # epoch ms until split
+                fields[f.name] = T.StructField(f.name, dt, True)
+    return T.StructType(list(fields.values()))
+
+
+def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int):
+    from state_machine.events import Event
+    from state_machine.replay import PartitionReplay
+
+    schema = output_schema()
+    arrow_schema = pa.schema([pa.field(f.name, _arrow_type(f.dataType)) for f in schema.fields])
+    names = arrow_schema.names
+    event_names = list(EVENT_FIELD_NAMES)
+
+    def to_batch(cluster, topic, partition, ordinals, rows, replica_rows, violations) -> pa.RecordBatch:
+        cols = {n: [] for n in names}
+
+        def add(kind, ordinal, values: dict):
+            cols["kind"].append(kind)
+            for n in names[1:]:
+                cols[n].append(values.get(n))
+            cols["cluster"][-1], cols["topic"][-1], cols["partition"][-1] = cluster, topic, partition
+            cols["ordinal"][-1] = ordinal
+
+        for r in rows:
+            add("partition_timeline", ordinals[0], {
+                "seq": r.seq, "valid_from": r.valid_from, "valid_to": r.valid_to, "partition_state": r.partition_state,
+                "leader": r.leader, "leader_epoch": r.leader_epoch, "isr": list(r.isr), "replicas": list(r.replicas),
+                "controller_epoch": r.controller_epoch, "election": r.election, "source": r.source,
+                "inferred": r.inferred})
+            ordinals[0] += 1
+        for r in replica_rows:
+            add("replica_timeline", ordinals[1], {"seq": r.seq, "valid_from": r.valid_from, "replica": r.replica,
+                                                  "replica_state": r.replica_state, "source": r.source,
+                                                  "inferred": r.inferred})
+            ordinals[1] += 1
+        for v in violations:
+            add("violations", ordinals[2], {"seq": v.seq, "rule": v.rule, "severity": v.severity,
+                                            "event_time": v.event_time_ms, "detail": v.detail,
+                                            "evidence": list(v.evidence)})
+            ordinals[2] += 1
+        return pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type) for n in names],
+                                          schema=arrow_schema)
+
+    def replay(key: tuple, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        cluster, topic, partition = (k.as_py() for k in key)
+        rp = PartitionReplay(cluster, topic, partition, resolve_era(eras.get(cluster, default_era)))
+        ordinals = [0, 0, 0]
+        last_seq = None
+        fed = 0
+        for batch in batches:
+            columns = [batch.column(n).to_pylist() for n in event_names]
+            for values in zip(*columns):
+                event = Event._make(values)
+                if last_seq is not None and event.seq < last_seq:
+                    raise RuntimeError(f"{cluster}/{topic}-{partition}: events out of recorded order "
+                                       f"(seq {event.seq} after {last_seq})")
+                last_seq = event.seq
+                rp.feed(event)
+                fed += 1
+                if fed >= drain_every:
+                    fed = 0
+                    out = rp.drain()
+                    if any(out):
+                        yield to_batch(cluster, topic, partition, ordinals, *out)
+        yield to_batch(cluster, topic, partition, ordinals, *rp.finish())
+
+    return replay
+
+
+def replay_all(routed: DataFrame, eras: dict[str, str], default_era: str, partitions: int,
+               drain_every: int = 10_000) -> DataFrame:
+    """Replay every partition in a grouped map. The repartition + sort puts each group's
+    events in seq order, and the grouping reuses that layout (no second shuffle)."""
+    keyed = (routed.withColumn("topic", F.col("r_topic")).withColumn("partition", F.col("r_partition"))
+             .drop("r_topic", "r_partition"))
+    ordered = keyed.repartition(partitions, *KEY).sortWithinPartitions(*KEY, "seq")
+    return ordered.groupBy(*KEY).applyInArrow(_replay_groups(eras, default_era, drain_every), output_schema())
+
+
+def split_outputs(out: DataFrame) -> dict[str, DataFrame]:
+    tables = {}
+    for name in OUTPUT_TABLES:
+        cols = []
+        for f in TABLES[name]:
+            c = F.col(f.name)
+            if f.type == "timestamp":
+                c = F.timestamp_millis(c)
+            cols.append(c.cast(spark_type(f.type)).alias(f.name))
+        tables[name] = out.where(F.col("kind") == name).select(cols)
+    return tables
+
+
+# ---------------------------------------------------------------- writing
+
+def table_path(warehouse: str, name: str) -> str:
+    return str(Path(warehouse) / name) if "://" not in warehouse else f"{warehouse.rstrip('/')}/{name}"
+
+
+def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
+    """Create the table with its documented columns and properties if absent; returns
+    (path, created)."""
+    from delta.tables import DeltaTable
+
+    path = table_path(warehouse, name)
+    created = not DeltaTable.isDeltaTable(spark, path)
+    if created:
+        builder = DeltaTable.createIfNotExists(spark).location(path)
+        for f in TABLES[name]:
+            builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
+        for k, v in TABLE_PROPERTIES.items():
+            builder = builder.property(k, v)
+        builder.execute()
+    return path, created
+
+
+def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame) -> str:
+    """MERGE on the table's natural key: rows of a re-run update in place, new rows insert."""
+    from delta.tables import DeltaTable
+
+    path, created = ensure_table(spark, warehouse, name)
+    if created:  # nothing to match against: a plain append is the same, and cheaper
+        df.write.format("delta").mode("append").save(path)
+        return path
+    cond = " AND ".join(f"t.`{k}` <=> s.`{k}`" for k in MERGE_KEYS[name])
+    (DeltaTable.forPath(spark, path).alias("t").merge(df.alias("s"), cond)
+     .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute())
+    return path
+
+
+def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
+    """Temp views over every table present in the warehouse (for `controller-replay sql`)."""
+    from delta.tables import DeltaTable
+
+    found = []
+    for name in TABLES:
+        path = table_path(warehouse, name)
+        if DeltaTable.isDeltaTable(spark, path):
+            spark.read.format("delta").load(path).createOrReplaceTempView(name)
+            found.append(name)
+    return found
+
+
+# ---------------------------------------------------------------- the run
+
+def cluster_eras(cfg: AuditConfig) -> tuple[str, dict[str, str]]:
+    default, per_cluster = "2.4", {}
+    for item in cfg.inputs:
+        manifest = Path(item) / "manifest.json"
+        if "://" not in item and manifest.is_file():
+            for name, info in json.loads(manifest.read_text())["clusters"].items():
+                per_cluster[name] = info["kafka_version"]
+    for spec in cfg.kafka_versions:
+        cluster, sep, era = spec.rpartition("=")
+        if sep:
+            per_cluster[cluster] = era
+        else:
+            default = era
+    for era in [default, *per_cluster.values()]:
+        try:
+            resolve_era(era)
+        except ValueError as exc:
+            raise AuditError(f"--kafka-version: {exc}") from None
+    return default, per_cluster
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("controller-replay", "pyspark", "delta-spark", "great-expectations", "pyarrow"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "unknown"
+    return out
+
+
+def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
+    from jobs import quality
+
+    if cfg.input_format not in ("auto", "events"):
+        raise AuditError(f"--format {cfg.input_format}: only canonical events are supported so far")
+    t0 = time.time()
+    started = datetime.now(timezone.utc)
+    default_era, eras = cluster_eras(cfg)
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(cfg.max_records_per_batch))
+    partitions = cfg.shuffle_partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
+
+    files = list_input_files(spark, cfg.inputs)
+    parsed = read_lines(spark, files).mapInArrow(_parse_batches(cfg.cluster), parsed_schema())
+    parsed = parsed.persist()
+    events = parsed.where(F.col("q_reason").isNull()).select([F.col(f.name).cast(spark_type(f.type)) for f in EVENT_FIELDS])
+    quarantine = parsed.where(F.col("q_reason").isNotNull()).select(
+        F.col("cluster"), F.col("q_file").alias("source_file"), F.col("q_line").alias("source_line"),
+        F.col("q_reason").alias("reason"), F.col("q_raw").alias("raw"), F.lit(cfg.run_id).alias("run_id"))
+    counts = parsed.agg(F.count("*").alias("read"), F.count("q_reason").alias("quarantined")).first()
+    read, quarantined = counts["read"], counts["quarantined"]
+    replayed = read - quarantined
+
+    phases = {"read": time.time() - t0}
+    gates = {}
+    mark = time.time()
+    gates["input_events"] = quality.validate_input(events)
+    phases["input_gate"] = time.time() - mark
+    if not gates["input_events"].success:
+        parsed.unpersist()
+        raise quality.QualityGateFailed(gates["input_events"])
+
+    mark = time.time()
+    out = replay_all(route(events), eras, default_era, partitions).persist()
+    out.count()
+    phases["replay"] = time.time() - mark
+    tables = split_outputs(out)
+    mark = time.time()
+    gates["output_tables"] = quality.validate_output(tables["partition_timeline"], tables["replica_timeline"],
+                                                      tables["violations"], quarantine)
+    if not gates["output_tables"].success:
+        out.unpersist(), parsed.unpersist()
+        raise quality.QualityGateFailed(gates["output_tables"])
+
+    phases["output_gate"] = time.time() - mark
+    mark = time.time()
+    paths = {}
+    for name, df in tables.items():
+        paths[name] = merge_into(spark, cfg.warehouse, name, df)
+    paths["quarantine"] = merge_into(spark, cfg.warehouse, "quarantine", quarantine)
+    stats = out.groupBy("kind", "rule").agg(F.count("*").alias("n"),
+                                            F.countDistinct(*KEY).alias("partitions")).collect()
+    by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
+    n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
+    phases["write"] = time.time() - mark
+    duration = time.time() - t0
+    run_row = {
+        "run_id": cfg.run_id, "started_at": started, "duration_s": float(duration), "inputs": list(cfg.inputs),
+        "kafka_versions": json.dumps({"default": default_era, **eras}, sort_keys=True),
+        "records_read": read, "events_replayed": replayed, "records_quarantined": quarantined,
+        "counts_reconcile": read == replayed + quarantined, "partitions": n_partitions,
+        "violations_by_rule": json.dumps(by_rule, sort_keys=True),
+        "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
+        "versions": json.dumps(versions(), sort_keys=True),
+    }
+    paths["audit_runs"] = merge_into(spark, cfg.warehouse, "audit_runs",
+                                     spark.createDataFrame([run_row], table_struct("audit_runs")))
+    out.unpersist()
+    parsed.unpersist()
+    return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
+                        {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()})
+
+
+def main(argv: list[str] | None = None) -> int:
+    from jobs.quality import QualityGateFailed
+    from jobs.session import build_session
+
+    ap = argparse.ArgumentParser(prog="audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_audit_arguments(ap)
+    args = ap.parse_args(argv)
+    spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse)
+    try:
+        summary = run(spark, config_from_args(args))
+    except QualityGateFailed as exc:
+        print(f"audit failed its quality gate, nothing written:\n{exc}", file=sys.stderr)
+        return 2
+    except AuditError as exc:
+        print(f"audit: {exc}", file=sys.stderr)
+        return 2
+    for line in summary.lines():
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    # Run the installed module, not this file as __main__: executors then import the
+    # replay functions by name instead of receiving pickled copies of this script.
+    from jobs.audit import main as _main
+
+    sys.exit(_main())

@@ -1,0 +1,36 @@
+"""The audit's configuration and command-line arguments (no Spark import: the CLI's other
+commands stay fast)."""
+from __future__ import annotations
+
+import argparse
+import uuid
+from dataclasses import dataclass, field
+
+
+@dataclass
+class AuditConfig:
+    inputs: list[str]
+    warehouse: str
+    kafka_versions: list[str] = field(default_factory=list)   # ERA or CLUSTER=ERA
+    cluster: str | None = None                                 # for records that name none
+    input_format: str = "auto"
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    shuffle_partitions: int | None = None
+    max_records_per_batch: int = 10_000
+
+
+def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--input", nargs="+", required=True, help="files or directories of recorded events")
+    ap.add_argument("--warehouse", required=True, help="directory (or URI) holding the Delta tables")
+    ap.add_argument("--format", default="auto", choices=["auto", "events"], help="input format (canonical events)")
+    ap.add_argument("--kafka-version", action="append", default=[], metavar="[CLUSTER=]ERA",
+                    help="Kafka version for all clusters or one (default 2.4, or a manifest.json in an input dir)")
+    ap.add_argument("--cluster", help="cluster name for records that carry none")
+    ap.add_argument("--shuffle-partitions", type=int, help="partitions of the replay stage")
+
+
+def config_from_args(args: argparse.Namespace) -> AuditConfig:
+    return AuditConfig(inputs=args.input, warehouse=args.warehouse, kafka_versions=args.kafka_version,
+                       cluster=args.cluster, input_format=args.format, shuffle_partitions=args.shuffle_partitions)
+
+

@@ -1,0 +1,498 @@
+"""Data-quality gates (Great Expectations 1.x on Spark) for the audit's input and output.
+
+Two suites:
+
+- ``input_events`` (`validate_input`): the canonical events after bad records were
+  quarantined: schema (every EVENT_FIELDS column with its Spark type, element types of
+  the array columns included), required fields, known event types, sane broker ids,
+  epochs and broker-id arrays.
+- ``output_tables`` (`validate_output`): invariants of the tables the audit writes:
+  an online partition's leader is in its ISR (except rows the audit itself reported
+  as LEADER_NOT_IN_ISR: recording those is its job), ``valid_from <= valid_to``,
+  known partition/replica states, violations with a rule and a known severity,
+  quarantined records with a reason.
+
+GE API used (1.24): one ephemeral context per process (`gx.get_context(mode="ephemeral")`)
+with one Spark data source (`context.data_sources.add_spark`, ``persist=False``); per
+validated DataFrame one dataframe asset, one whole-dataframe batch definition and one
+`ExpectationSuite` of `gx.expectations.Expect...` objects, all built on first use and
+then shared. A validation is ``batch_definition.get_batch(batch_parameters={"dataframe":
+df})`` then ``batch.validate(suite, result_format=...)`` (a ValidationDefinition would
+also store every result in the context's in-memory store; nothing here reads it back).
+
+Checks GE has no expectation for are real GE expectations on *derived* columns added
+to the same DataFrame, so that each DataFrame is validated once:
+``<col>__min`` = ``array_min(<col>)`` for "every element of a broker-id array is >= 0",
+``<col>__element`` (first element; only its *type* is checked) for the element type of
+an array column, and boolean columns for row-level invariants (null where the rule
+does not apply: column-value expectations skip nulls).
+
+Cost: GE on Spark turns the column-value expectations into one aggregate query per
+column domain (a handful of Spark jobs per DataFrame). Example values are only fetched
+for the expectations that failed (`_Gate.run`), with ``limit(PARTIAL_UNEXPECTED)``
+queries: no table is ever collected to the driver.
+
+Results are plain dicts in `GateResult`; `require` raises `QualityGateFailed`.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from schemas.events import EVENT_FIELDS, EVENT_TYPE_NAMES
+from schemas.types import Field
+from state_machine.checks import Severity
+from state_machine.states import PartitionState, ReplicaState
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+INPUT_SUITE = "input_events"
+OUTPUT_SUITE = "output_tables"
+
+# Example values / row keys kept per failed expectation.
+PARTIAL_UNEXPECTED = 5
+
+PARTITION_STATES = tuple(s.value for s in PartitionState)
+REPLICA_STATES = tuple(s.value for s in ReplicaState)
+SEVERITIES = tuple(s.value for s in Severity)
+LEADER_NOT_IN_ISR = "LEADER_NOT_IN_ISR"
+
+# Columns that identify a row, reported with the failing rows of each table.
+ROW_KEYS: dict[str, tuple[str, ...]] = {
+    "input_events": ("cluster", "seq", "source_file", "source_line"),
+    "partition_timeline": ("cluster", "topic", "partition", "seq", "source"),
+    "replica_timeline": ("cluster", "topic", "partition", "seq", "replica"),
+    "violations": ("cluster", "topic", "partition", "seq", "rule"),
+    "quarantine": ("source_file", "source_line"),
+}
+VIOLATION_KEY = ("cluster", "topic", "partition", "seq")
+
+# pyspark DataType class names (what ExpectColumnTypeToBe compares against on Spark).
+SPARK_TYPE_CLASS = {
+    "string": "StringType",
+    "int": "IntegerType",
+    "long": "LongType",
+    "double": "DoubleType",
+    "boolean": "BooleanType",
+    "timestamp": "TimestampType",
+    "array<int>": "ArrayType",
+    "array<string>": "ArrayType",
+}
+ARRAY_ELEMENT_CLASS = {"array<int>": "IntegerType", "array<string>": "StringType"}
+
+# Lower bounds of the event's broker ids and epochs (checked where not null).
+INPUT_MIN_VALUES: dict[str, tuple[int, str]] = {
+    "partition": (0, "partition numbers start at 0"),
+    "leader": (-2, "leader is a broker id, -1 (no leader) or -2 (unchanged, KRaft)"),
+    "replica": (0, "replica is a broker id"),
+    "recording_broker": (0, "recording_broker is a broker id"),
+    "controller_id": (0, "controller_id is a broker id"),
+    "controller_epoch": (0, "controller epochs start at 0"),
+    "leader_epoch": (-1, "leader_epoch is >= 0, or -1 before the first election"),
+}
+# Broker-id arrays of the event: every element >= 0.
+INPUT_BROKER_ARRAYS = ("brokers", "isr", "replicas")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class GateResult:
+    """Outcome of one suite. `results` has one JSON-ready dict per expectation:
+
+    ``table``, ``expectation_type``, ``column`` (None for table-level expectations),
+    ``kwargs`` (the other arguments), ``description`` (the rule in words), ``success``;
+    for column-value expectations ``unexpected_count`` (0 when it passed) and, when it
+    failed, ``element_count``, ``unexpected_values`` and ``unexpected_rows`` (the row
+    keys, ROW_KEYS, of up to PARTIAL_UNEXPECTED failing rows); for failed schema
+    expectations ``observed_value`` (and ``details``); ``exception`` when GE could not
+    evaluate it (e.g. a missing column)."""
+
+    suite: str
+    success: bool
+    results: list[dict] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[dict]:
+        return [r for r in self.results if not r["success"]]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), default=str, sort_keys=True)
+
+    def summary(self) -> str:
+        """A header line, then one line per failed expectation."""
+        if self.success:
+            return f"quality gate {self.suite}: passed ({len(self.results)} expectations)"
+        failed = self.failed
+        lines = [f"quality gate {self.suite}: FAILED {len(failed)} of {len(self.results)} expectations"]
+        lines += [f"  - {describe_failure(r)}" for r in failed]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+class QualityGateFailed(Exception):
+    """A quality gate failed; `result` is the GateResult, str() its summary."""
+
+    def __init__(self, result: GateResult):
+        super().__init__(result.summary())
+        self.result = result
+
+
+def require(result: GateResult) -> GateResult:
+    """Return `result` if it passed, else raise QualityGateFailed carrying it."""
+    if not result.success:
+        raise QualityGateFailed(result)
+    return result
+
+
+def _js(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
+def describe_failure(r: dict) -> str:
+    """One line for a failed expectation: where, what, how many, examples, the rule."""
+    where = f"{r['table']}.{r['column']}" if r.get("column") else r["table"]
+    rule = f" (expected: {r['description']})" if r.get("description") else ""
+    head = f"{where}: {r['expectation_type']}"
+    if r.get("exception"):
+        return f"{head} could not be evaluated: {r['exception']}{rule}"
+    if r.get("unexpected_count") is not None:
+        text = f"{head} failed for {r['unexpected_count']} of {r.get('element_count')} rows"
+        if r.get("unexpected_values"):
+            text += f", values {_js(r['unexpected_values'])}"
+        if r.get("unexpected_rows"):
+            text += f" at {_js(r['unexpected_rows'])}"
+        return text + rule
+    mismatched = (r.get("details") or {}).get("mismatched")
+    if mismatched:
+        return f"{head} failed: {_js(mismatched)}{rule}"
+    return f"{head} failed: observed {_js(r.get('observed_value'))}{rule}"
+
+
+# --------------------------------------------------------------------------- GE plumbing
+
+
+class _Gate:
+    """One validated DataFrame: its dataframe asset, batch definition and suite, built once."""
+
+    def __init__(self, context, datasource, name: str, expectations: list, row_keys: tuple[str, ...]):
+        import great_expectations as gx
+
+        self.name = name
+        self.row_keys = row_keys
+        asset = datasource.add_dataframe_asset(name=name)
+        self.batch_definition = asset.add_batch_definition_whole_dataframe(f"{name}-whole-dataframe")
+        self.suite = context.suites.add(gx.ExpectationSuite(name=name, expectations=expectations))
+        self.by_id = {e.id: e for e in self.suite.expectations}
+
+    def run(self, df: "DataFrame", persist: bool = False) -> list[dict]:
+        """Validate `df` against the suite: one GE validation, plus one of just the
+        failed expectations when there are any.
+
+        The first asks GE for success only (BOOLEAN_ONLY): GE then computes the
+        column-value expectations as one Spark aggregate per column domain and plans
+        no query for example values (at any other level it plans one per expectation,
+        failed or not, and runs it as one Spark job or more). If expectations failed
+        (the gate fails and the job is about to stop), only those are run again, on
+        the same frame, with counts, a few unexpected values and the keys of the rows
+        that hold them. `persist`: cache the frame for the two (for frames that are
+        costly to recompute: GE runs a few queries on it)."""
+        with _RUN_LOCK:   # the gates share one GE execution engine (one active batch)
+            return self._run(df, persist)
+
+    def _run(self, df: "DataFrame", persist: bool) -> list[dict]:
+        import great_expectations as gx
+        from great_expectations.expectations.expectation import ColumnMapExpectation
+
+        if persist:
+            df = df.persist()
+        try:
+            batch = self.batch_definition.get_batch(batch_parameters={"dataframe": df})
+            res = batch.validate(self.suite, result_format={"result_format": "BOOLEAN_ONLY"})
+            outcome = {r.expectation_config.id: r for r in res.results}
+            failed = [eid for eid in self.by_id if eid not in outcome or not outcome[eid].success]
+            if failed:
+                keys = [k for k in self.row_keys if k in df.columns]
+                fmt: dict[str, Any] = {"result_format": "SUMMARY" if keys else "BASIC",
+                                       "partial_unexpected_count": PARTIAL_UNEXPECTED,
+                                       "return_unexpected_index_query": False}
+                if keys:
+                    fmt["unexpected_index_column_names"] = keys
+                # Configurations, not the suite's Expectation objects (those belong to it);
+                # the ids are kept, to match the results back.
+                again = gx.ExpectationSuite(name=f"{self.name}-failed",
+                                            expectations=[self.by_id[eid].configuration for eid in failed])
+                outcome.update({r.expectation_config.id: r
+                                for r in batch.validate(again, result_format=fmt).results})
+            else:
+                keys = []
+        finally:
+            if persist:
+                df.unpersist()
+        results = []
+        for eid, expectation in self.by_id.items():
+            evr = outcome.get(eid)
+            if evr is None:   # not expected: GE returns one result per expectation
+                results.append({"table": self.name, "expectation_type": expectation.expectation_type,
+                                "column": getattr(expectation, "column", None), "success": False,
+                                "exception": "no result from Great Expectations"})
+                continue
+            r = _result_dict(self.name, evr, keys)
+            if r["success"] and isinstance(expectation, ColumnMapExpectation):
+                r["unexpected_count"] = 0   # mostly = 1: it passed, so no row was unexpected
+            results.append(r)
+        return [json.loads(_js(r)) for r in results]
+
+
+def _result_dict(table: str, evr, keys: list[str]) -> dict:
+    cfg = evr.expectation_config
+    out: dict[str, Any] = {
+        "table": table,
+        "expectation_type": cfg.type,
+        "column": cfg.kwargs.get("column"),
+        "kwargs": {k: v for k, v in cfg.kwargs.items() if k not in ("batch_id", "column")},
+        "description": cfg.description,
+        "success": bool(evr.success),
+    }
+    result = evr.result or {}
+    if "unexpected_count" in result:
+        out["element_count"] = result.get("element_count")
+        out["unexpected_count"] = result.get("unexpected_count")
+        if not evr.success:
+            out["unexpected_values"] = list(result.get("partial_unexpected_list") or [])
+            index = result.get("partial_unexpected_index_list") or []
+            out["unexpected_rows"] = [{k: row.get(k) for k in keys} for row in index]
+    elif "observed_value" in result:
+        out["observed_value"] = result["observed_value"]
+        mismatched = dict((result.get("details") or {}).get("mismatched") or {})
+        if cfg.kwargs.get("exact_match") is False:
+            mismatched.pop("unexpected", None)   # extra columns are allowed (and we add some)
+        if mismatched:
+            out["details"] = {"mismatched": mismatched}
+    message = _exception_message(evr.exception_info)
+    if message:
+        out["exception"] = message
+    return out
+
+
+def _exception_message(info: Any) -> str | None:
+    """First line of the exception GE caught, if any. `exception_info` is either one
+    ExceptionInfo/dict, or (for metric failures) a dict of them keyed by metric id."""
+    if not info:
+        return None
+    if hasattr(info, "to_json_dict"):
+        info = info.to_json_dict()
+    if not isinstance(info, dict):
+        return str(info).strip().splitlines()[0] if str(info).strip() else None
+    infos = [info] if ("raised_exception" in info or "exception_message" in info) else list(info.values())
+    for item in infos:
+        if hasattr(item, "to_json_dict"):
+            item = item.to_json_dict()
+        if isinstance(item, dict) and (item.get("raised_exception") or item.get("exception_message")):
+            text = (item.get("exception_message") or "exception").strip()
+            return text.splitlines()[0] if text else "exception"
+    return None
+
+
+_LOCK = threading.Lock()
+_RUN_LOCK = threading.RLock()
+_GATES: dict[str, _Gate] | None = None
+
+
+def _gates() -> dict[str, _Gate]:
+    """The ephemeral context with every gate, built on first use, then shared."""
+    global _GATES
+    with _LOCK:
+        if _GATES is None:
+            logging.getLogger("great_expectations").setLevel(logging.ERROR)
+            import great_expectations as gx
+            from great_expectations.data_context.types.base import ProgressBarsConfig
+
+            context = gx.get_context(mode="ephemeral")
+            # The default shows a tqdm bar per validation ("Calculating Metrics").
+            context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+            # persist=False: GE would persist() every batch and never release it; `_Gate.run`
+            # caches the frame for the duration of its validation instead.
+            datasource = context.data_sources.add_spark(name="controller_replay", persist=False)
+            _GATES = {name: _Gate(context, datasource, name, build(), ROW_KEYS[name])
+                      for name, build in _SUITES.items()}
+        return _GATES
+
+
+# --------------------------------------------------------------------------- suites
+
+
+def _schema_expectations(fields: tuple[Field, ...]) -> list:
+    import great_expectations as gx
+
+    ex: list = [gx.expectations.ExpectTableColumnsToMatchSet(
+        column_set=[f.name for f in fields], exact_match=False,
+        description="every canonical column is present")]
+    for f in fields:
+        ex.append(gx.expectations.ExpectColumnTypeToBe(
+            column=f.name, type_=SPARK_TYPE_CLASS[f.type], description=f"{f.name} is {f.type}"))
+        if f.type in ARRAY_ELEMENT_CLASS:
+            ex.append(gx.expectations.ExpectColumnTypeToBe(
+                column=f"{f.name}__element", type_=ARRAY_ELEMENT_CLASS[f.type],
+                description=f"{f.name} is {f.type} (element type)"))
+    return ex
+
+
+def _input_expectations() -> list:
+    import great_expectations as gx
+
+    E = gx.expectations
+    ex = _schema_expectations(EVENT_FIELDS)
+    for col in ("cluster", "seq", "event_type"):
+        ex.append(E.ExpectColumnValuesToNotBeNull(column=col, description=f"{col} is set"))
+    ex.append(E.ExpectColumnValuesToBeInSet(
+        column="event_type", value_set=sorted(EVENT_TYPE_NAMES), description="a known event type"))
+    for col, (lo, why) in INPUT_MIN_VALUES.items():
+        ex.append(E.ExpectColumnValuesToBeBetween(column=col, min_value=lo, description=f">= {lo}: {why}"))
+    for col in INPUT_BROKER_ARRAYS:
+        ex.append(E.ExpectColumnValuesToBeBetween(
+            column=f"{col}__min", min_value=0,
+            description=f"every element of {col} is a broker id >= 0 (column = array_min({col}))"))
+    return ex
+
+
+def _partition_timeline_expectations() -> list:
+    import great_expectations as gx
+
+    E = gx.expectations
+    return [
+        E.ExpectColumnValuesToBeInSet(column="partition_state", value_set=list(PARTITION_STATES),
+                                      description="one of the four partition states"),
+        E.ExpectColumnValuesToNotBeNull(column="partition_state", description="partition_state is set"),
+        E.ExpectColumnValuesToBeInSet(
+            column="leader_in_isr", value_set=[True],
+            description="an OnlinePartition row with leader >= 0 has its leader in its ISR, unless the "
+                        "row is the subject of a LEADER_NOT_IN_ISR violation"),
+        E.ExpectColumnValuesToBeInSet(
+            column="valid_from_le_valid_to", value_set=[True],
+            description="valid_from <= valid_to where both are set"),
+    ]
+
+
+def _replica_timeline_expectations() -> list:
+    import great_expectations as gx
+
+    E = gx.expectations
+    return [
+        E.ExpectColumnValuesToBeInSet(column="replica_state", value_set=list(REPLICA_STATES),
+                                      description="one of the seven replica states"),
+        E.ExpectColumnValuesToNotBeNull(column="replica_state", description="replica_state is set"),
+        E.ExpectColumnValuesToBeBetween(column="replica", min_value=0, description="replica is a broker id >= 0"),
+    ]
+
+
+def _violations_expectations() -> list:
+    import great_expectations as gx
+
+    E = gx.expectations
+    return [
+        E.ExpectColumnValuesToNotBeNull(column="rule", description="every violation names its rule"),
+        E.ExpectColumnValuesToNotBeNull(column="severity", description="every violation has a severity"),
+        E.ExpectColumnValuesToBeInSet(column="severity", value_set=list(SEVERITIES),
+                                      description="severity is error, warning or info"),
+    ]
+
+
+def _quarantine_expectations() -> list:
+    import great_expectations as gx
+
+    E = gx.expectations
+    return [
+        E.ExpectColumnValuesToNotBeNull(column="reason", description="every quarantined record says why"),
+        E.ExpectColumnValuesToMatchRegex(
+            column="reason", regex=r"\S", description="the reason is not empty or blank"),
+    ]
+
+
+_SUITES: dict[str, Callable[[], list]] = {
+    "input_events": _input_expectations,
+    "partition_timeline": _partition_timeline_expectations,
+    "replica_timeline": _replica_timeline_expectations,
+    "violations": _violations_expectations,
+    "quarantine": _quarantine_expectations,
+}
+
+
+# --------------------------------------------------------------------------- derived columns
+
+
+def _with_array_columns(df: "DataFrame", fields: tuple[Field, ...], min_of: tuple[str, ...] = ()) -> "DataFrame":
+    """Add ``<col>__element`` (type check) and ``<col>__min`` for the array columns present."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType
+
+    types = {f.name: f.dataType for f in df.schema.fields}
+    extra = {}
+    for f in fields:
+        if f.type in ARRAY_ELEMENT_CLASS and isinstance(types.get(f.name), ArrayType):
+            # Only the type of this column is checked; try_element_at never fails on [].
+            extra[f"{f.name}__element"] = F.try_element_at(F.col(f.name), F.lit(1))
+            if f.name in min_of:
+                extra[f"{f.name}__min"] = F.array_min(f.name)   # null for null or [] arrays
+    return df.withColumns(extra) if extra else df
+
+
+def _input_frame(df: "DataFrame") -> "DataFrame":
+    return _with_array_columns(df, EVENT_FIELDS, INPUT_BROKER_ARRAYS)
+
+
+def _partition_timeline_frame(pt: "DataFrame", violations: "DataFrame") -> "DataFrame":
+    """partition_timeline + the two derived booleans (null where the rule does not apply).
+
+    ``leader_in_isr`` is evaluated only on rows that are not the subject of a
+    LEADER_NOT_IN_ISR violation: those (cluster, topic, partition, seq) are taken out
+    with a left anti join and put back with the check left null."""
+    from pyspark.sql import functions as F
+
+    subjects = violations.where(F.col("rule") == LEADER_NOT_IN_ISR).select(*VIOLATION_KEY)
+    checked = pt.join(subjects, list(VIOLATION_KEY), "left_anti").withColumn(
+        "leader_in_isr",
+        F.when((F.col("partition_state") == PartitionState.OnlinePartition.value) & (F.col("leader") >= 0),
+               F.coalesce(F.array_contains("isr", F.col("leader")), F.lit(False))))
+    excused = pt.join(subjects, list(VIOLATION_KEY), "left_semi").withColumn(
+        "leader_in_isr", F.lit(None).cast("boolean"))
+    return checked.unionByName(excused).withColumn(
+        "valid_from_le_valid_to",
+        F.when(F.col("valid_from").isNotNull() & F.col("valid_to").isNotNull(),
+               F.col("valid_from") <= F.col("valid_to")))
+
+
+# --------------------------------------------------------------------------- API
+
+
+def validate_input(df: "DataFrame") -> GateResult:
+    """Suite ``input_events`` on canonical events (bad records already quarantined)."""
+    results = _gates()["input_events"].run(_input_frame(df))
+    return GateResult(INPUT_SUITE, all(r["success"] for r in results), results)
+
+
+def validate_output(
+    partition_timeline: "DataFrame",
+    replica_timeline: "DataFrame | None",
+    violations: "DataFrame",
+    quarantine: "DataFrame | None",
+) -> GateResult:
+    """Suite ``output_tables``: one validation per table; replica_timeline and
+    quarantine may be None (not checked)."""
+    gates = _gates()
+    # Two joins: cached while GE queries it, not recomputed for each query.
+    results = gates["partition_timeline"].run(_partition_timeline_frame(partition_timeline, violations),
+                                              persist=True)
+    if replica_timeline is not None:
+        results += gates["replica_timeline"].run(replica_timeline)
+    results += gates["violations"].run(violations)
+    if quarantine is not None:
+        results += gates["quarantine"].run(quarantine)
+    return GateResult(OUTPUT_SUITE, all(r["success"] for r in results), results)

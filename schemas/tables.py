@@ -1,0 +1,99 @@
+"""The Delta tables the audit writes, one pure-Python definition each (Spark StructType
+via `table_struct(name)`), with the table properties they are created with."""
+from __future__ import annotations
+
+from schemas.types import Field, struct_type
+
+KEY = (
+    Field("cluster", "string", False, "Cluster name."),
+    Field("topic", "string", False, "Topic."),
+    Field("partition", "int", False, "Partition."),
+)
+
+PARTITION_TIMELINE = KEY + (
+    Field("ordinal", "int", False, "Position of the row in the partition's timeline (0-based)."),
+    Field("seq", "long", False, "seq of the event that caused the change."),
+    Field("valid_from", "timestamp", True, "When the state began (time of the causing event)."),
+    Field("valid_to", "timestamp", True, "When the next state began; null on the current row."),
+    Field("partition_state", "string", False, "NewPartition, OnlinePartition, OfflinePartition or NonExistentPartition."),
+    Field("leader", "int", False, "Leader broker id, -1 = none."),
+    Field("leader_epoch", "int", False, "Leader epoch (-1 before the first election)."),
+    Field("isr", "array<int>", False, "In-sync replicas in recorded order."),
+    Field("replicas", "array<int>", False, "Assigned replicas (AR) in order; OAR + RAR during a reassignment."),
+    Field("controller_epoch", "int", True, "Epoch of the controller that wrote the leader/ISR."),
+    Field("election", "string", True, "initial, offline, unclean, reassign, preferred, controlled_shutdown, noop, or null."),
+    Field("source", "string", False, "Provenance of the causing event: file:line, file@offset or seq:N."),
+    Field("inferred", "boolean", False, "True when no record showed this change and the replay inferred it."),
+)
+
+REPLICA_TIMELINE = KEY + (
+    Field("ordinal", "int", False, "Position of the row among the partition's replica rows (0-based)."),
+    Field("seq", "long", False, "seq of the event that caused the change."),
+    Field("valid_from", "timestamp", True, "When the replica entered the state."),
+    Field("replica", "int", False, "Replica (broker id)."),
+    Field("replica_state", "string", False, "One of the seven replica states."),
+    Field("source", "string", False, "Provenance of the causing event."),
+    Field("inferred", "boolean", False, "True when the replay inferred the change."),
+)
+
+VIOLATIONS = KEY + (
+    Field("ordinal", "int", False, "Position among the partition's violations (0-based)."),
+    Field("seq", "long", False, "seq of the event that shows the violation."),
+    Field("rule", "string", False, "Rule code (state_machine.checks.RULES)."),
+    Field("severity", "string", False, "error, warning or info."),
+    Field("event_time", "timestamp", True, "Time of the event that shows it."),
+    Field("detail", "string", False, "What is wrong, with the values."),
+    Field("evidence", "array<string>", False, "Provenance of the records that prove it, the offending one first."),
+)
+
+QUARANTINE = (
+    Field("cluster", "string", True, "Cluster, if the record named one."),
+    Field("source_file", "string", False, "File the record came from."),
+    Field("source_line", "long", False, "1-based line."),
+    Field("reason", "string", False, "Why the record could not be used."),
+    Field("raw", "string", False, "The record, verbatim."),
+    Field("run_id", "string", False, "The audit run that quarantined it."),
+)
+
+AUDIT_RUNS = (
+    Field("run_id", "string", False, "Unique id of the run."),
+    Field("started_at", "timestamp", False, "Start of the run (UTC)."),
+    Field("duration_s", "double", False, "Wall time of the run."),
+    Field("inputs", "array<string>", False, "Input paths."),
+    Field("kafka_versions", "string", False, "Era per cluster, as JSON."),
+    Field("records_read", "long", False, "Input records read."),
+    Field("events_replayed", "long", False, "Records replayed."),
+    Field("records_quarantined", "long", False, "Records quarantined."),
+    Field("counts_reconcile", "boolean", False, "records_read = events_replayed + records_quarantined."),
+    Field("partitions", "long", False, "Partitions replayed."),
+    Field("violations_by_rule", "string", False, "Counts per rule, as JSON."),
+    Field("quality_gates", "string", False, "Great Expectations results per suite, as JSON."),
+    Field("versions", "string", False, "controller-replay, pyspark, delta-spark, great-expectations versions, as JSON."),
+)
+
+TABLES: dict[str, tuple[Field, ...]] = {
+    "partition_timeline": PARTITION_TIMELINE,
+    "replica_timeline": REPLICA_TIMELINE,
+    "violations": VIOLATIONS,
+    "quarantine": QUARANTINE,
+    "audit_runs": AUDIT_RUNS,
+}
+
+# Natural keys: a re-run of the same input MERGEs onto the same rows.
+MERGE_KEYS: dict[str, tuple[str, ...]] = {
+    "partition_timeline": ("cluster", "topic", "partition", "ordinal"),
+    "replica_timeline": ("cluster", "topic", "partition", "ordinal"),
+    "violations": ("cluster", "topic", "partition", "ordinal"),
+    "quarantine": ("source_file", "source_line", "raw"),
+    "audit_runs": ("run_id",),
+}
+
+TABLE_PROPERTIES: dict[str, str] = {
+    "delta.appendOnly": "false",
+    "delta.checkpointInterval": "10",
+    "controller_replay.schema_version": "1",
+}
+
+
+def table_struct(name: str):
+    return struct_type(TABLES[name])
