@@ -473,7 +473,10 @@ def _partition_timeline_frame(pt: "DataFrame", violations: "DataFrame") -> "Data
 
 
 def validate_input(df: "DataFrame") -> GateResult:
-    """Suite ``input_events`` on canonical events (bad records already quarantined)."""
+    """Suite ``input_events`` on canonical events (bad records already quarantined).
+
+    GE runs a few queries on `df` (more if expectations fail): pass a frame that is
+    cached or cheap to recompute (the audit's is a projection of its cached parse)."""
     results = _gates()["input_events"].run(_input_frame(df))
     return GateResult(INPUT_SUITE, all(r["success"] for r in results), results)
 
@@ -484,8 +487,10 @@ def validate_output(
     violations: "DataFrame",
     quarantine: "DataFrame | None",
 ) -> GateResult:
-    """Suite ``output_tables``: one validation per table; replica_timeline and
-    quarantine may be None (not checked)."""
+    """Suite ``output_tables``: one validation per table, results in this order;
+    replica_timeline and quarantine may be None (not checked). As for validate_input,
+    the tables should be cached or cheap to recompute; partition_timeline is joined
+    with the violations and cached here for its validation."""
     gates = _gates()
     # Two joins: cached while GE queries it, not recomputed for each query.
     results = gates["partition_timeline"].run(_partition_timeline_frame(partition_timeline, violations),

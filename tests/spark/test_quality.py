@@ -209,30 +209,45 @@ def test_valid_output_passes(spark):
     assert isr["expectation_type"] == "expect_column_values_to_be_in_set" and isr["success"]
 
 
-def test_leader_not_in_isr_fails_when_not_reported(spark):
-    # The same rows without the violation for seq 6; a LEADER_NOT_IN_ISR of another seq
-    # and another rule on seq 6 excuse nothing.
-    others = [_violation(0, 5, "UNCLEAN_LEADER_ELECTION", "info"), _violation(1, 2, "LEADER_NOT_IN_ISR"),
-              _violation(2, 6, "UNEXPECTED_LEADER")]
-    result = _output(spark, violations=others)
-    assert _failed(result) == {("expect_column_values_to_be_in_set", "leader_in_isr")}
-    r = _by_column(result, "leader_in_isr")
+@pytest.fixture(scope="module")
+def broken_output(spark):
+    """The valid output with three faults, validated once for the tests below (each
+    validate_output is 4 GE validations): the LEADER_NOT_IN_ISR violation of seq 6 is
+    gone, a row ends before it starts, two quarantined records have no reason."""
+    # A LEADER_NOT_IN_ISR of another seq and another rule on seq 6 excuse nothing.
+    violations = [_violation(0, 5, "UNCLEAN_LEADER_ELECTION", "info"), _violation(1, 2, "LEADER_NOT_IN_ISR"),
+                  _violation(2, 6, "UNEXPECTED_LEADER")]
+    backwards = _timeline(5, 9, "OfflinePartition", -1, [], _t(10), _t(9))
+    return _output(spark, timeline=[backwards], violations=violations,
+                   quarantine=[_quarantined(4, ""), _quarantined(5, "   ")])
+
+
+def test_broken_output_fails_exactly_the_broken_expectations(broken_output):
+    assert not broken_output.success
+    assert _failed(broken_output) == {
+        ("expect_column_values_to_be_in_set", "leader_in_isr"),
+        ("expect_column_values_to_be_in_set", "valid_from_le_valid_to"),
+        ("expect_column_values_to_match_regex", "reason"),
+    }
+    summary = broken_output.summary().splitlines()
+    assert summary[0].startswith("quality gate output_tables: FAILED 3 of ") and len(summary) == 4
+
+
+def test_leader_not_in_isr_fails_when_not_reported(broken_output):
+    r = _by_column(broken_output, "leader_in_isr")
     assert r["table"] == "partition_timeline" and r["unexpected_count"] == 1
     assert r["unexpected_values"] == [False]
     assert r["unexpected_rows"] == [{"cluster": C, "topic": T, "partition": 0, "seq": 6, "source": "seq:6"}]
-    assert "partition_timeline.leader_in_isr: expect_column_values_to_be_in_set" in result.summary()
+    assert "partition_timeline.leader_in_isr: expect_column_values_to_be_in_set" in broken_output.summary()
 
 
-def test_valid_from_after_valid_to_fails(spark):
-    bad = _timeline(5, 9, "OfflinePartition", -1, [], _t(10), _t(9))
-    result = _output(spark, timeline=[bad])
-    assert _failed(result) == {("expect_column_values_to_be_in_set", "valid_from_le_valid_to")}
-    assert _by_column(result, "valid_from_le_valid_to")["unexpected_rows"][0]["seq"] == 9
+def test_valid_from_after_valid_to_fails(broken_output):
+    r = _by_column(broken_output, "valid_from_le_valid_to")
+    assert r["table"] == "partition_timeline" and r["unexpected_count"] == 1
+    assert [row["seq"] for row in r["unexpected_rows"]] == [9]
 
 
-def test_quarantine_row_with_empty_reason_fails(spark):
-    result = _output(spark, quarantine=[_quarantined(4, ""), _quarantined(5, "   ")])
-    assert _failed(result) == {("expect_column_values_to_match_regex", "reason")}
-    r = _by_column(result, "reason")
+def test_quarantine_row_with_empty_reason_fails(broken_output):
+    r = _by_column(broken_output, "reason")
     assert r["table"] == "quarantine" and r["unexpected_count"] == 2
     assert sorted(row["source_line"] for row in r["unexpected_rows"]) == [4, 5]
