@@ -9,12 +9,13 @@ every point, including at its creation."""
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple
 
 from state_machine import events as E
 from state_machine.eras import Era
 from state_machine.events import Event
-from state_machine.replay import PartitionReplay, ReplayResult
+from state_machine.replay import PartitionReplay, ReplayResult, handlers_for
 
 PartitionKey = tuple[str, int]
 
@@ -52,18 +53,39 @@ class Routing(NamedTuple):
     by_broker: dict[int, list[PartitionKey]]
 
 
+_NAMING_FIELDS = attrgetter("topic", "partition", "replicas", "isr", "replica", "leader")
+
+
 def plan_routing(events: Iterable[Event]) -> Routing:
-    partitions: dict[PartitionKey, set[int]] = defaultdict(set)
-    for e in events:
-        if e.partition is not None and e.topic is not None:
-            partitions[(e.topic, e.partition)].update(brokers_named(e))
+    partitions: dict[PartitionKey, set[int]] = {}
+    # brokers_named(e) for every partition-level event, inlined: this is a pass over the
+    # whole history. The fields are read in one C call per event, and consecutive events
+    # of one partition (half of them in a controller's log) reuse its set.
+    last_topic = last_partition = found = None
+    for topic, partition, replicas, isr, replica, leader in map(_NAMING_FIELDS, events):
+        if partition is None or topic is None:
+            continue
+        if partition != last_partition or topic != last_topic:
+            key = (topic, partition)
+            found = partitions.get(key)
+            if found is None:
+                found = partitions[key] = set()
+            last_topic, last_partition = topic, partition
+        if replicas:
+            found.update(replicas)
+        if isr:
+            found.update(isr)
+        if replica is not None:
+            found.add(replica)
+        if leader is not None and leader >= 0:
+            found.add(leader)
     by_topic: dict[str, list[PartitionKey]] = defaultdict(list)
     by_broker: dict[int, list[PartitionKey]] = defaultdict(list)
     for key, brokers in partitions.items():
         by_topic[key[0]].append(key)
         for b in brokers:
             by_broker[b].append(key)
-    return Routing(dict(partitions), dict(by_topic), dict(by_broker))
+    return Routing(partitions, dict(by_topic), dict(by_broker))
 
 
 def deliveries(event: Event, routing: Routing) -> Iterator[PartitionKey]:
@@ -83,11 +105,54 @@ def deliveries(event: Event, routing: Routing) -> Iterator[PartitionKey]:
                     yield key
 
 
+# Event types whose recipients do not follow from topic and partition (see `scope`).
+_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | {E.CONFIG_CHANGE}
+_ROUTING_FIELDS = attrgetter("event_type", "topic", "partition")
+
+
 def replay_cluster(cluster: str, events: list[Event], era: Era) -> dict[PartitionKey, ReplayResult]:
-    """Replay every partition of one cluster; `events` in recorded (seq) order."""
+    """Replay every partition of one cluster; `events` in recorded (seq) order.
+
+    Delivers each event as `deliveries` says, with the recipients resolved to their
+    replays once: the partition's own events (nearly all of them) go straight to it, and
+    a broker-level event to the prebuilt list of the replays of the partitions that
+    broker is ever a replica of."""
     routing = plan_routing(events)
     replays = {key: PartitionReplay(cluster, key[0], key[1], era) for key in routing.partitions}
-    for e in events:
-        for key in deliveries(e, routing):
-            replays[key].feed(e)
+    everyone = list(replays.values())
+    by_topic = {topic: [replays[k] for k in keys] for topic, keys in routing.by_topic.items()}
+    by_broker = {b: [replays[k] for k in keys] for b, keys in routing.by_broker.items()}
+    handlers = handlers_for(era)
+    last_topic = last_partition = None
+    for e, (t, topic, partition) in zip(events, map(_ROUTING_FIELDS, events)):
+        if partition is not None and t not in _ROUTED_BY_TYPE:  # scope(e) == "partition"
+            if partition != last_partition or topic != last_topic:  # else: the same partition again
+                rp = replays[(topic, partition)]
+                last_topic, last_partition = topic, partition
+            # rp.feed(e), inlined (it runs for nearly every event)
+            handler = handlers.get(t)
+            if handler is None:
+                rp.feed(e)  # raises: not replayable in this era
+            rp.events_replayed += 1
+            handler(rp, e)
+            continue
+        s = scope(e)
+        if s == "broker":
+            brokers = e.brokers or ()
+            if len(brokers) == 1:
+                targets = by_broker.get(brokers[0], ())
+            else:  # each partition once, however many of its brokers the event names
+                targets = list({id(r): r for b in brokers for r in by_broker.get(b, ())}.values())
+        elif s == "cluster":
+            targets = everyone
+        elif s == "topic":
+            targets = by_topic.get(e.topic, ())
+        else:
+            targets = (replays[(e.topic, e.partition)],)
+        handler = handlers.get(t)
+        for target in targets:
+            if handler is None:
+                target.feed(e)  # raises: not replayable in this era
+            target.events_replayed += 1  # target.feed(e), inlined as above
+            handler(target, e)
     return {key: ReplayResult(*rp.finish()) for key, rp in replays.items()}

@@ -29,6 +29,10 @@ from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
 P = PartitionState
 R = ReplicaState
+# State and election names as plain strings, read once: the renderers below run for
+# every row the simulated controller writes, and an enum's `.value` is a slow property.
+_NEW, _ONLINE, _NONEXISTENT = P.NewPartition.value, P.OnlinePartition.value, P.NonExistentPartition.value
+_UNCLEAN = ElectionKind.unclean.value
 
 FAULTS = {
     # fault name -> rule the replay must report
@@ -75,7 +79,7 @@ class _Recorder:
         self.unclean_elections = 0
 
     def partition_row(self, rp: PartitionReplay, previous_state: str | None, row: list) -> None:
-        if row[9] == ElectionKind.unclean.value:
+        if row[9] == _UNCLEAN:
             self.unclean_elections += 1
         if self.active:
             self.sim._render_partition(rp, previous_state, row)
@@ -138,14 +142,14 @@ class Simulator:
         state, leader, epoch, isr, replicas, election = row[3], row[4], row[5], row[6], row[7], row[9]
         last = self._last_rows.get(rp.partition_key)
         self._last_rows[rp.partition_key] = (state, leader, epoch, isr, replicas)
-        previous = previous or P.NonExistentPartition.value
+        previous = previous or _NONEXISTENT
         fields = dict(topic=rp.topic, partition=rp.partition, **self._decision_fields())
         if previous != state or election is not None:
-            if level == "info" and state not in (P.NewPartition.value, P.OnlinePartition.value):
+            if level == "info" and state not in (_NEW, _ONLINE):
                 return
-            if state == P.OnlinePartition.value and (election is not None or previous != state):
+            if state == _ONLINE and (election is not None or previous != state):
                 fields.update(leader=leader, leader_epoch=epoch, isr=list(isr), zk_version=rp.zk_version)
-            if state == P.NewPartition.value:
+            if state == _NEW:
                 fields.update(replicas=list(replicas))
             from_state = previous
             rewrite = self._arm("illegal_transition", previous != state)
@@ -169,7 +173,7 @@ class Simulator:
     def _render_replica(self, rp: PartitionReplay, previous, row) -> None:
         if self.cfg.log_level != "trace":
             return
-        from_state = (previous or R.NonExistentReplica).value
+        from_state = (previous or R.NonExistentReplica)._value_
         rewrite = self._arm("illegal_transition", True)
         if rewrite:
             from_state = self._illegal_previous(self.era.replica_valid_previous, R(row.replica_state),

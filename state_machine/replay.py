@@ -30,11 +30,22 @@ from state_machine.checks import RULES, Severity, Violation
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
 from state_machine.selectors import Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, select
-from state_machine.states import NO_LEADER, NO_LEADER_CHANGE, PartitionState, ReplicaState, partition_state, replica_state
+from state_machine.states import (NO_LEADER, NO_LEADER_CHANGE, REPLICA_STATES_BY_NAME, PartitionState, ReplicaState,
+                                  partition_state, replica_state)
 
 P = PartitionState
 R = ReplicaState
 UNCLEAN_CONFIG = "unclean.leader.election.enable"
+
+# Performance notes (the replay runs once per event and partition, millions of times):
+# state names are parsed with prebuilt dicts (states.*_BY_NAME), an enum member's string
+# is read as `member._value_` (the `.value` property costs ~0.5 us), rows are built with
+# `_new_tuple(RowType, values)` (the same NamedTuple, without its Python-level __new__),
+# and matching a decision to a pending step scans the list without a predicate closure.
+_new_tuple = tuple.__new__
+# The partition states an Online step elects from; in any other state a conditional Online
+# step (triggerOnlinePartitionStateChange) is a no-op.
+_ELECTABLE = (P.NewPartition, P.OfflinePartition)
 
 
 class TimelineRow(NamedTuple):
@@ -72,6 +83,51 @@ class Step(NamedTuple):
     assignment: tuple[int, ...] = ()  # NewPartition steps: the AR loaded from ZooKeeper
 
 
+class DeferredSelection(NamedTuple):
+    """The selector's outcome for a recorded election, computed only if a check needs it
+    (`_check_selector`: the leader changed; most recorded elections need none). The
+    selector is pure and reads only the assignment, ISR, leader, liveness, reassignment
+    target and unclean setting, none of which change between the decision's arrival and
+    that check, so running it there gives the outcome it would have given on arrival."""
+    kind: ElectionKind
+    unclean_allowed: bool | None = None   # passed to _selector_input
+
+
+def _shared_step(cause: Event, op: str, target: object, replica: int = -1, kind: ElectionKind | None = None,
+                 conditional: bool = False) -> "Step":
+    """Step(op, target, replica, kind, conditional, cause): one per event and value,
+    shared by every partition the event is delivered to. A broker- or cluster-level
+    input fans out to hundreds of partitions, each of which would otherwise build the
+    same steps; a Step is an immutable value, so sharing it changes nothing."""
+    global _shared_steps
+    event, steps = _shared_steps
+    if event is not cause:
+        steps = {}
+        _shared_steps = (cause, steps)
+    key = (op, target, replica, kind, conditional)
+    step = steps.get(key)
+    if step is None:
+        step = steps[key] = Step(op, target, replica, kind, conditional, cause)
+    return step
+
+
+_shared_steps: tuple = (None, {})   # (the last event that made shared steps, its steps)
+
+
+def _retry_election(cause: Event) -> "Step":
+    """The conditional offline election that ends onBrokerStartup, onBrokerFailure and
+    onControllerFailover (triggerOnlinePartitionStateChange): _shared_step's, for the step
+    every partition of such an input gets, without building a key."""
+    global _last_retry
+    event, step = _last_retry
+    if event is not cause:
+        step = Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=cause)
+        _last_retry = (cause, step)
+    return step
+
+
+_last_retry: tuple = (None, None)
+
 OP_PARTITION = "partition"
 OP_REPLICA = "replica"
 OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
@@ -82,6 +138,19 @@ OP_REASSIGN_DONE = "reassign_done"    # removePartitionFromReassignedPartitions
 
 class PartitionReplay:
     """Replays one (cluster, topic, partition). Feed events in recorded order."""
+
+    # The replay reads and writes these for every event. Slots are the fastest attributes
+    # (39 of them are more than an instance dict shares keys for); `__dict__` keeps the
+    # object open to attributes set from outside (the generator's partition_key).
+    __slots__ = (
+        "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
+        "zk_version", "write_controller_epoch", "leader_recovery_state", "replica_states", "reassignment_target",
+        "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
+        "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "recorded_epoch",
+        "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
+        "pending", "_rows", "_open_row", "_replica_rows", "_violations", "events_replayed", "_handlers", "observer",
+        "__dict__",
+    )
 
     def __init__(self, cluster: str, topic: str, partition: int, era: Era):
         self.cluster, self.topic, self.partition, self.era = cluster, topic, partition, era
@@ -122,7 +191,7 @@ class PartitionReplay:
         self._replica_rows: list[ReplicaRow] = []
         self._violations: list[Violation] = []
         self.events_replayed = 0
-        self._handlers = KRAFT_HANDLERS if self.kraft else ZK_HANDLERS
+        self._handlers = handlers_for(era)
         # Called with (previous_state, row) for each new timeline row and (previous, row)
         # for each replica row; the generator uses it to record what the controller did.
         self.observer = None
@@ -156,43 +225,58 @@ class PartitionReplay:
                           f"the controller logged an unclean election of leader {logged.leader} that the replayed history does not show", ())
         self.unclean_logged = []
         if self._open_row is not None:
-            self._rows.append(TimelineRow(*self._open_row))
+            self._rows.append(_new_tuple(TimelineRow, self._open_row))
             self._open_row = None
         return self.drain()
 
     # ---------------------------------------------------------------- output
 
     def _emit(self, cause: Event | None, election: ElectionKind | str | None, inferred: bool) -> None:
-        seq = cause.seq if cause is not None else -1
-        ts = cause.event_time_ms if cause is not None else None
-        source = provenance(cause) if cause is not None else ""
-        election_name = election.value if isinstance(election, ElectionKind) else election
+        if cause is not None:
+            seq, ts = cause.seq, cause.event_time_ms
+        else:
+            seq, ts = -1, None
+        state = self.state._value_
         row = self._open_row
-        if row is not None and ts is not None and row[1] is not None and ts < row[1]:
-            # An inferred step applied after a later record: it happened no earlier than that record.
-            ts = row[1]
         if row is not None:
-            if (row[3] == self.state.value and row[4] == self.leader and row[5] == self.leader_epoch
+            opened = row[1]
+            if ts is not None and opened is not None and ts < opened:
+                # An inferred step applied after a later record: it happened no earlier than that record.
+                ts = opened
+            if (row[3] == state and row[4] == self.leader and row[5] == self.leader_epoch
                     and row[6] == self.isr and row[7] == self.replicas):
-                return
+                return  # nothing changed: the open row goes on
             row[2] = ts
-            self._rows.append(TimelineRow(*row))
-        self._open_row = [seq, ts, None, self.state.value, self.leader, self.leader_epoch, self.isr,
+            self._rows.append(_new_tuple(TimelineRow, row))
+        # Only a row that is kept needs its provenance (its usual case, file:line, inlined) and election name.
+        if cause is None:
+            source = ""
+        else:
+            source_file, source_line = cause.source_file, cause.source_line
+            source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
+        election_name = election._value_ if isinstance(election, ElectionKind) else election
+        self._open_row = [seq, ts, None, state, self.leader, self.leader_epoch, self.isr,
                           self.replicas, self.write_controller_epoch, election_name, source, inferred]
         if self.observer is not None:
             self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
 
     def _set_replica(self, replica: int, state: ReplicaState, cause: Event | None, inferred: bool) -> None:
-        previous = self.replica_states.get(replica)
+        states = self.replica_states
+        previous = states.get(replica)
         if previous is state:
             return
-        self.replica_states[replica] = state
+        states[replica] = state
         self._replica_row(replica, previous, state, cause, inferred)
 
     def _replica_row(self, replica: int, previous: ReplicaState | None, state: ReplicaState,
                      cause: Event | None, inferred: bool) -> None:
-        row = ReplicaRow(cause.seq if cause else -1, cause.event_time_ms if cause else None,
-                         replica, state.value, provenance(cause) if cause else "", inferred)
+        if cause is not None:
+            source_file, source_line = cause.source_file, cause.source_line
+            # provenance(cause), its usual case (file:line) inlined
+            source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
+            row = _new_tuple(ReplicaRow, (cause.seq, cause.event_time_ms, replica, state._value_, source, inferred))
+        else:
+            row = _new_tuple(ReplicaRow, (-1, None, replica, state._value_, "", inferred))
         self._replica_rows.append(row)
         if self.observer is not None:
             self.observer.replica_row(self, previous, row)
@@ -224,14 +308,18 @@ class PartitionReplay:
         allowed = self.unclean_allowed() if unclean_allowed is None else unclean_allowed
         if allowed is None:
             allowed = self.era.unclean_default
-        return SelectorInput(self.replicas, self.isr, self.leader, self._eligible(), self.shutting_down,
-                             self.reassignment_target, allowed)
+        shutting_down = self.shutting_down
+        eligible = self.live - shutting_down if shutting_down else self.live  # _eligible(), inlined
+        return _new_tuple(SelectorInput, (self.replicas, self.isr, self.leader, eligible, shutting_down,
+                                          self.reassignment_target, allowed))
 
     def _is_stale(self, event: Event) -> bool:
         """A decision under an older controller epoch than one seen: a zombie controller."""
         ce = event.controller_epoch
         if ce is None:
             return False
+        if ce == self.controller_epoch and self.controller_of_epoch.get(ce) == event.controller_id:
+            return False  # the known controller of the current epoch: nothing to check or learn
         if self.controller_epoch is not None and ce < self.controller_epoch:
             self._violate("STALE_CONTROLLER_EPOCH", event, None,
                           f"decision by controller {event.controller_id} at controller epoch {ce}, "
@@ -257,42 +345,85 @@ class PartitionReplay:
     # ---------------------------------------------------------------- pending steps
 
     def _flush(self, cause: Event | None) -> None:
+        if not self.pending:
+            return
         pending, self.pending = self.pending, []
         for step in pending:
-            self._apply_step(step, None)
+            if step.conditional and step.op == OP_PARTITION and self.state not in _ELECTABLE:
+                continue  # _step_partition's first test, inlined: a no-op (most steps broker events queue)
+            STEP_APPLIERS[step.op](self, step, None)  # self._apply_step(step, None)
             # A step may queue follow-up steps (reassignment completion): run them too.
             if self.pending:
                 pending_more, self.pending = self.pending, []
                 for more in pending_more:
                     self._apply_step(more, None)
 
-    def _claim(self, predicate) -> Step | None:
-        """Find the first pending step the recorded decision matches; apply the steps
-        before it as inferred; return it (removed). None when nothing matches."""
+    # A recorded decision claims the first pending step it matches; the steps before it
+    # are applied as inferred, and the claimed one is returned (removed). None when
+    # nothing matches. While scanning, the partition state the steps before would leave
+    # is followed: a conditional Online step that would be a no-op when its turn comes
+    # (the partition is not New/Offline by then) cannot be claimed. There is one scan per
+    # kind of decision (below) rather than one scan with a predicate: this runs for most
+    # events, and a closure per call costs more than the scan.
+
+    def _take(self, i: int) -> Step:
+        """Remove and return pending step i, applying the steps before it as inferred."""
         pending = self.pending
+        step = pending[i]
+        before = pending[:i]
+        del pending[:i + 1]  # in place: steps queued while applying `before` go after the rest
+        for s in before:
+            if s.conditional and s.op == OP_PARTITION and self.state not in _ELECTABLE:
+                continue  # _step_partition's first test, inlined: a no-op
+            STEP_APPLIERS[s.op](self, s, None)  # self._apply_step(s, None)
+        return step
+
+    def _claim_partition(self, target: PartitionState) -> Step | None:
+        """The first pending partition step to `target`."""
         state = self.state
-        for i, step in enumerate(pending):
+        for i, step in enumerate(self.pending):
             if step.op == OP_PARTITION:
-                if step.conditional and state not in (P.NewPartition, P.OfflinePartition):
+                if step.conditional and state not in _ELECTABLE:
                     continue  # would be a no-op when its turn comes: nothing to claim
                 state = step.target
-            if predicate(step):
-                before = pending[:i]
-                self.pending = pending[i + 1:]
-                for s in before:
-                    self._apply_step(s, None)
-                return step
+                if state is target:
+                    return self._take(i)
         return None
 
-    def _writes_leader_and_isr(self, step: Step) -> bool:
-        if step.op == OP_PARTITION:
-            return step.target is P.OnlinePartition
-        if step.op == OP_REPLICA:
-            return step.target is R.OfflineReplica and step.replica in self.isr
-        return step.op == OP_EPOCH_BUMP
+    def _claim_replica(self, replica: int, target: ReplicaState) -> Step | None:
+        """The first pending step of `replica` to `target`."""
+        pending = self.pending
+        if pending:
+            step = pending[0]  # the usual case: a TRACE log shows the steps in order
+            if step.op == OP_REPLICA and step.replica == replica and step.target is target:
+                del pending[0]
+                return step
+        for i, step in enumerate(pending):
+            # Partition steps never match; skipped conditional ones change nothing here.
+            if step.op == OP_REPLICA and step.replica == replica and step.target is target:
+                return self._take(i)
+        return None
 
-    def _writes_isr_only(self, step: Step) -> bool:
-        return step.op != OP_PARTITION and self._writes_leader_and_isr(step)
+    def _claim_write(self, leader_required: bool) -> Step | None:
+        """The first pending step that writes a leader/ISR: an election (Online step, only
+        if `leader_required`), an OfflineReplica of an ISR member (removeReplicaFromIsr),
+        or a leader epoch bump."""
+        state = self.state
+        isr = self.isr
+        for i, step in enumerate(self.pending):
+            op = step.op
+            if op == OP_PARTITION:
+                if step.conditional and state not in _ELECTABLE:
+                    continue
+                state = step.target
+                if leader_required and state is P.OnlinePartition:
+                    return self._take(i)
+            elif op == OP_REPLICA:
+                if step.target is R.OfflineReplica and step.replica in isr:
+                    return self._take(i)
+            elif op == OP_EPOCH_BUMP:
+                return self._take(i)
+        return None
 
     def _apply_step(self, step: Step, record: Event | None) -> None:
         STEP_APPLIERS[step.op](self, step, record)
@@ -303,9 +434,9 @@ class PartitionReplay:
         target = step.target
         current = self.state
         if record is None:
-            if step.conditional and current not in (P.NewPartition, P.OfflinePartition):
+            if step.conditional and current not in _ELECTABLE:
                 return
-            if not self.era.is_valid_partition_transition(current, target):
+            if current not in self.era.partition_valid_previous.get(target, ()):
                 return  # Kafka logs the invalid transition and leaves the partition alone
         cause = record or step.cause
         if target is P.NewPartition and step.assignment:
@@ -353,36 +484,50 @@ class PartitionReplay:
 
     def _step_replica(self, step: Step, record: Event | None) -> None:
         r, target = step.replica, step.target
-        current = self.replica_states.get(r, R.NonExistentReplica)
         cause = record or step.cause
         if record is None:
-            if target not in self.era.replica_valid_previous:
+            valid_previous = self.era.replica_valid_previous.get(target)
+            if valid_previous is None:
                 return  # a state this era does not have (0.8.0 deletion states)
-            if not self.era.is_valid_replica_transition(current, target):
+            if self.replica_states.get(r, R.NonExistentReplica) not in valid_previous:
                 return  # logged by Kafka as an invalid transition; the replica keeps its state
-        self._replica_effects(r, target, cause, inferred=record is None)
+        self._replica_effects(r, target, cause, record is None)
 
     def _replica_effects(self, r: int, target: ReplicaState, cause: Event | None, inferred: bool) -> None:
         """A replica transition's side effects on the partition (ReplicaStateMachine)."""
+        states = self.replica_states
         if target is R.OfflineReplica:
-            if self.leader_epoch < 0 or self.state in (P.NewPartition, P.NonExistentPartition):
+            if self.leader_epoch < 0 or self.state is P.NewPartition or self.state is P.NonExistentPartition:
                 policy = self.era.offline_replica_without_leadership
                 if policy != "set_offline":
                     return
-            else:
+            elif r in self.isr:
                 self._remove_from_isr(r, cause, inferred)
         elif target is R.OnlineReplica:
-            if self.replica_states.get(r) is R.NewReplica and r not in self.replicas:
+            if states.get(r) is R.NewReplica and r not in self.replicas:
                 self.replicas = self.replicas + (r,)
                 self._emit(cause, None, inferred)
         elif target is R.NonExistentReplica:
             if r in self.replicas:
                 self.replicas = tuple(x for x in self.replicas if x != r)
                 self._emit(cause, None, inferred)
-            previous = self.replica_states.pop(r, None)
+            previous = states.pop(r, None)
             self._replica_row(r, previous, target, cause, inferred)
             return
-        self._set_replica(r, target, cause, inferred)
+        # _set_replica and _replica_row, inlined: this is the replay's most frequent path.
+        previous = states.get(r)
+        if previous is target:
+            return
+        states[r] = target
+        if cause is not None:
+            source_file, source_line = cause.source_file, cause.source_line
+            source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
+            row = _new_tuple(ReplicaRow, (cause.seq, cause.event_time_ms, r, target._value_, source, inferred))
+        else:
+            row = _new_tuple(ReplicaRow, (-1, None, r, target._value_, "", inferred))
+        self._replica_rows.append(row)
+        if self.observer is not None:
+            self.observer.replica_row(self, previous, row)
 
     def _remove_from_isr(self, r: int, cause: Event | None, inferred: bool) -> None:
         """removeReplicaFromIsr: drop r from the ISR (leader -1 if r led), epoch + 1."""
@@ -462,6 +607,8 @@ class PartitionReplay:
         if not self.liveness_known:
             return
         if expected is not None and self.assignment_order_known:
+            if type(expected) is DeferredSelection:
+                expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
             if isinstance(expected, Election):
                 if expected.leader != leader:
                     self._violate("UNEXPECTED_LEADER", record, None,
@@ -531,16 +678,17 @@ class PartitionReplay:
     # ---------------------------------------------------------------- ZK handlers
 
     def on_input(self, event: Event) -> None:
-        self._flush(event)
+        if self.pending:
+            self._flush(event)
         ControllerOperations.OPERATIONS[event.event_type](self, event)
 
     def on_partition_state_change(self, record: Event) -> None:
         if self._is_stale(record) or (record.leader is not None and self._epoch_regressed(record)):
             return
         target = partition_state(record.to_state)
-        step = self._claim(lambda s: s.op == OP_PARTITION and s.target is target)
+        step = self._claim_partition(target)
         previous = partition_state(record.from_state) if record.from_state else self.state
-        if not self.era.is_valid_partition_transition(previous, target):
+        if previous not in self.era.partition_valid_previous.get(target, ()):
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
                           f"{previous.value} -> {target.value} is not a valid transition in era {self.era.name} "
                           f"(valid previous states: {sorted(s.value for s in self.era.partition_valid_previous[target])})", ())
@@ -552,14 +700,14 @@ class PartitionReplay:
         self.state = previous if target is P.OnlinePartition else self.state
         if target is P.OnlinePartition and record.leader is not None and previous is not P.NewPartition:
             kind = step.kind or ElectionKind.offline
-            expected = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            expected = DeferredSelection(kind, True if step.kind is ElectionKind.unclean else None)
             self._recorded_election(record, kind, expected, transition=True)
             return
         if target is P.OnlinePartition and record.leader is not None:
-            expected = select(ElectionKind.initial, self.era, self._selector_input())
-            self._recorded_election(record, ElectionKind.initial, expected, transition=True)
+            self._recorded_election(record, ElectionKind.initial, DeferredSelection(ElectionKind.initial), transition=True)
             return
-        self._apply_step(step._replace(conditional=False), record)
+        # Applied as recorded, whatever its condition said (a step that has none is passed as it is).
+        self._apply_step(step._replace(conditional=False) if step.conditional else step, record)
 
     def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
         if target is P.NewPartition and record.replicas is not None:
@@ -579,13 +727,34 @@ class PartitionReplay:
         self._emit(record, None, False)
 
     def on_replica_state_change(self, record: Event) -> None:
-        if self._is_stale(record):
+        # The most frequent event. _is_stale's own first test, inlined: a decision of the
+        # known controller of the current epoch is neither stale nor news.
+        ce = record.controller_epoch
+        if (ce is not None and (ce != self.controller_epoch or self.controller_of_epoch.get(ce) != record.controller_id)
+                and self._is_stale(record)):
             return
         r = record.replica
-        target = replica_state(record.to_state)
-        self._claim(lambda s: s.op == OP_REPLICA and s.replica == r and s.target is target)
-        previous = replica_state(record.from_state) if record.from_state else self.replica_states.get(r, R.NonExistentReplica)
-        if target not in self.era.replica_valid_previous or not self.era.is_valid_replica_transition(previous, target):
+        try:
+            target = REPLICA_STATES_BY_NAME[record.to_state]  # replica_state(), its fast case inlined
+        except (KeyError, TypeError):
+            target = replica_state(record.to_state)
+        pending = self.pending
+        if pending:
+            step = pending[0]  # _claim_replica's usual case, inlined: a TRACE log shows the steps in order
+            if step.op == OP_REPLICA and step.replica == r and step.target is target:
+                del pending[0]
+            else:
+                self._claim_replica(r, target)
+        from_state = record.from_state
+        if not from_state:
+            previous = self.replica_states.get(r, R.NonExistentReplica)
+        else:
+            try:
+                previous = REPLICA_STATES_BY_NAME[from_state]
+            except (KeyError, TypeError):
+                previous = replica_state(from_state)
+        valid_previous = self.era.replica_valid_previous.get(target)
+        if valid_previous is None or previous not in valid_previous:
             valid = sorted(s.value for s in self.era.replica_valid_previous.get(target, ()))
             self._violate("ILLEGAL_REPLICA_TRANSITION", record, None,
                           f"replica {r}: {previous.value} -> {target.value} is not a valid transition in era "
@@ -607,7 +776,7 @@ class PartitionReplay:
             return
         # An election step is claimed only by a value with a leader: a leaderless value is
         # the ISR removal that follows a failed election.
-        step = self._claim(self._writes_leader_and_isr if leader >= 0 else self._writes_isr_only)
+        step = self._claim_write(leader >= 0)
         if step is None:
             self._flush(record)  # it comes after everything still pending
             kind = self._guess_kind(record, self.leader)
@@ -615,7 +784,7 @@ class PartitionReplay:
             return
         if step.op == OP_PARTITION:
             kind = ElectionKind.initial if self.state is P.NewPartition else (step.kind or ElectionKind.offline)
-            expected = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            expected = DeferredSelection(kind, True if step.kind is ElectionKind.unclean else None)
             self._recorded_election(record, kind, expected, transition=True)
         else:
             if step.op == OP_REPLICA:
@@ -663,14 +832,14 @@ class PartitionReplay:
         illegal = record.detail is not None and ("IllegalStateException" in record.detail or "should be in" in record.detail)
         if record.replica is not None:
             target = replica_state(record.to_state)
-            self._claim(lambda s: s.op == OP_REPLICA and s.replica == record.replica and s.target is target)
+            self._claim_replica(record.replica, target)
             if illegal:
                 self._violate("ILLEGAL_REPLICA_TRANSITION", record, Severity.warning,
                               f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}: {record.detail}", ())
             return
         target = partition_state(record.to_state)
         # Removed without being applied: the attempt failed and the state is unchanged.
-        self._claim(lambda s: s.op == OP_PARTITION and s.target is target)
+        self._claim_partition(target)
         if illegal:
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, Severity.warning,
                           f"the controller rejected {record.from_state} -> {record.to_state}: {record.detail}", ())
@@ -830,32 +999,39 @@ class ControllerOperations:
         rp.deleting = False
         rp.pending.extend(steps)
 
+    # The broker- and cluster-level inputs below run for every partition the event is
+    # delivered to (hundreds each): their steps are shared (_shared_step) and appended
+    # in the order Kafka takes them.
+
     @staticmethod
     def broker_startup(rp: PartitionReplay, event: Event) -> None:
         brokers = ControllerOperations.update_liveness(rp, event)
-        steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=event) for r in rp.replicas if r in brokers and not rp.deleting]
+        replicas = rp.replicas
+        pending = rp.pending
         if not rp.deleting:
-            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
-        if rp.deleting and any(b in rp.replicas for b in brokers):
-            steps += ControllerOperations.deletion_steps(rp, event, [r for r in rp.replicas if r in brokers])
-        rp.pending.extend(steps)
+            for r in replicas:
+                if r in brokers:
+                    pending.append(_shared_step(event, OP_REPLICA, R.OnlineReplica, r))
+            pending.append(_retry_election(event))
+        elif any(b in replicas for b in brokers):
+            pending.extend(ControllerOperations.deletion_steps(rp, event, [r for r in replicas if r in brokers]))
         if rp.reassignment_target is not None and any(b in rp.reassignment_target for b in brokers):
             rp._check_reassignment(event, rp.isr)
 
     @staticmethod
     def broker_failure(rp: PartitionReplay, event: Event) -> None:
         dead = ControllerOperations.update_liveness(rp, event)
-        ours = [r for r in rp.replicas if r in dead]
+        pending = rp.pending
         if rp.deleting:
-            rp.pending.extend(Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event) for r in ours)
+            pending.extend(_shared_step(event, OP_REPLICA, R.ReplicaDeletionIneligible, r) for r in rp.replicas if r in dead)
             return
-        steps = []
-        if rp.leader in dead and rp.state is not P.NonExistentPartition:
-            steps.append(Step(OP_PARTITION, P.OfflinePartition, cause=event))
         if rp.state is not P.NonExistentPartition:
-            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
-        steps += [Step(OP_REPLICA, R.OfflineReplica, r, cause=event) for r in ours]
-        rp.pending.extend(steps)
+            if rp.leader in dead:
+                pending.append(_shared_step(event, OP_PARTITION, P.OfflinePartition))
+            pending.append(_retry_election(event))
+        for r in rp.replicas:
+            if r in dead:
+                pending.append(_shared_step(event, OP_REPLICA, R.OfflineReplica, r))
 
     @staticmethod
     def controlled_shutdown(rp: PartitionReplay, event: Event) -> None:
@@ -864,41 +1040,44 @@ class ControllerOperations:
             return
         for b in brokers:
             if rp.leader == b:
-                rp.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.controlled_shutdown, cause=event))
+                rp.pending.append(_shared_step(event, OP_PARTITION, P.OnlinePartition, kind=ElectionKind.controlled_shutdown))
             elif b in rp.replicas:
-                rp.pending.append(Step(OP_REPLICA, R.OfflineReplica, b, cause=event))
+                rp.pending.append(_shared_step(event, OP_REPLICA, R.OfflineReplica, b))
 
     @staticmethod
     def controller_failover(rp: PartitionReplay, event: Event) -> None:
         if event.controller_epoch is not None:
             rp._observe_controller(event, event.controller_id, event.controller_epoch)
+        live = rp.live
         if event.brokers is not None:
-            rp.live.clear()  # in place: a simulator shares these sets across partitions
-            rp.live.update(event.brokers)
+            live.clear()  # in place: a simulator shares these sets across partitions
+            live.update(event.brokers)
             rp.shutting_down.clear()
             rp.liveness_known = True
         if not rp.liveness_known or rp.state is P.NonExistentPartition:
             return
         # initializeReplicaState / initializePartitionState: the new controller's memory.
         dead_policy = rp.era.failover_dead_replica
+        states = rp.replica_states
         steps = []
         for r in rp.replicas:
-            if r in rp.live:
-                rp._set_replica(r, R.OnlineReplica, event, True)
+            if r in live:
+                if states.get(r) is not R.OnlineReplica:  # (_set_replica would do nothing)
+                    rp._set_replica(r, R.OnlineReplica, event, True)
             elif dead_policy == "offline":
                 rp._set_replica(r, R.OfflineReplica, event, True)
             else:
                 rp._set_replica(r, R.ReplicaDeletionIneligible, event, True)
                 if dead_policy == "ineligible_then_offline" and not rp.deleting:
-                    steps.append(Step(OP_REPLICA, R.OfflineReplica, r, cause=event))
-        if rp.state is P.OnlinePartition and rp.leader not in rp.live:
+                    steps.append(_shared_step(event, OP_REPLICA, R.OfflineReplica, r))
+        if rp.state is P.OnlinePartition and rp.leader not in live:
             rp.state = P.OfflinePartition
             rp._emit(event, None, True)
         if not rp.deleting:
-            steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
+            steps.append(_retry_election(event))
         rp.pending.extend(steps)
         if rp.reassignment_target is not None:
-            rp._check_reassignment(event, [r for r in rp.isr if r in rp.live])
+            rp._check_reassignment(event, [r for r in rp.isr if r in live])
 
     @staticmethod
     def reassignment_start(rp: PartitionReplay, event: Event) -> None:
@@ -1040,6 +1219,11 @@ KRAFT_HANDLERS = {
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
 }
+
+
+def handlers_for(era: Era) -> dict:
+    """Event type -> PartitionReplay method handling it, in `era` (what `feed` dispatches on)."""
+    return KRAFT_HANDLERS if era.mode == "kraft" else ZK_HANDLERS
 
 
 class ReplayResult(NamedTuple):

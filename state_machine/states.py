@@ -57,7 +57,17 @@ PARTITION_STATE_ALIASES = {
 }
 
 
+# Name -> state, prebuilt: the replay parses a state name per recorded decision, and
+# calling the Enum (PartitionState(name)) costs ~1 us where a dict lookup costs ~30 ns.
+PARTITION_STATES_BY_NAME = {**{s.value: s for s in PartitionState}, **PARTITION_STATE_ALIASES}
+REPLICA_STATES_BY_NAME = {s.value: s for s in ReplicaState}
+
+
 def partition_state(name: str) -> PartitionState:
+    try:
+        return PARTITION_STATES_BY_NAME[name]
+    except (KeyError, TypeError):
+        pass  # not a known name: the Enum decides (and raises), as it always did
     try:
         return PartitionState(name)
     except ValueError:
@@ -67,6 +77,10 @@ def partition_state(name: str) -> PartitionState:
 
 
 def replica_state(name: str) -> ReplicaState:
+    try:
+        return REPLICA_STATES_BY_NAME[name]
+    except (KeyError, TypeError):
+        pass
     try:
         return ReplicaState(name)
     except ValueError:
