@@ -329,7 +329,11 @@ def split_outputs(out: DataFrame) -> dict[str, DataFrame]:
 # ---------------------------------------------------------------- writing
 
 def table_path(warehouse: str, name: str) -> str:
-    return str(Path(warehouse) / name) if "://" not in warehouse else f"{warehouse.rstrip('/')}/{name}"
+    """Absolute location of a table: a relative local warehouse is resolved here, where
+    the command runs (Delta reads a relative location as a table name)."""
+    if "://" in warehouse:
+        return f"{warehouse.rstrip('/')}/{name}"
+    return str(Path(warehouse).resolve() / name)
 
 
 def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
