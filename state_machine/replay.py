@@ -697,8 +697,11 @@ class PartitionReplay:
             return
         if target is P.NewPartition and record.replicas is not None:
             self.replicas = tuple(record.replicas)
+        # The election the controller ran follows from its own state (New: the initial
+        # election), not from the previous state the line claims (which may be illegal).
+        initial = self.state is P.NewPartition
         self.state = previous if target is P.OnlinePartition else self.state
-        if target is P.OnlinePartition and record.leader is not None and previous is not P.NewPartition:
+        if target is P.OnlinePartition and record.leader is not None and not initial:
             kind = step.kind or ElectionKind.offline
             expected = DeferredSelection(kind, True if step.kind is ElectionKind.unclean else None)
             self._recorded_election(record, kind, expected, transition=True)
