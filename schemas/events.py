@@ -73,8 +73,9 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "A preferred (or, from 2.4, unclean) leader election was requested for the partition (admin or auto-rebalance)."),
     EventTypeDoc("TopicDeletion", "input", "topic", (),
                  "Deletion of the topic was requested (/admin/delete_topics); partition may be null (all partitions of the topic)."),
-    EventTypeDoc("IsrChange", "input", "partition", ("leader", "leader_epoch", "isr"),
-                 "The partition leader shrank or expanded the ISR itself (server.log 'Shrinking/Expanding ISR', AlterIsr); leader epoch unchanged."),
+    EventTypeDoc("IsrChange", "input", "partition", ("leader", "isr"),
+                 "The partition leader shrank or expanded the ISR itself (server.log 'Shrinking/Expanding ISR', AlterIsr); leader epoch unchanged "
+                 "(leader_epoch, where the record has it, is checked against the replay's)."),
     EventTypeDoc("ConfigChange", "input", "topic", ("config_name",),
                  "A config change; topic null = broker-wide default. The replay reads unclean.leader.election.enable."),
     # Recorded decisions
@@ -84,6 +85,10 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "The controller logged a replica state change."),
     EventTypeDoc("LeaderAndIsr", "decision", "partition", ("leader", "leader_epoch", "isr"),
                  "A leader/ISR value a controller wrote or sent (LeaderAndIsr request, UpdateMetadata, znode), or a broker applied."),
+    EventTypeDoc("LeaderAndIsrReceived", "decision", "partition", ("leader", "leader_epoch"),
+                 "A broker's record of a leader/ISR the controller sent it (broker-side state-change lines: 'Received LeaderAndIsr request', "
+                 "'Cached leader info', 'Leader t-0 starts at leader epoch'). Applied as the controller's decision only when it is newer than "
+                 "what the replay knows; an older or equal one is a broker catching up, not a regression."),
     EventTypeDoc("StateChangeFailed", "decision", "partition", ("to_state",),
                  "The controller rejected a state change (replica set => replica change); detail holds the reason, e.g. IllegalStateException."),
     EventTypeDoc("UncleanElectionLogged", "decision", "partition", ("leader",),

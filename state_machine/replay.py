@@ -795,6 +795,16 @@ class PartitionReplay:
             expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
             self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
 
+    def on_leader_and_isr_received(self, record: Event) -> None:
+        """A broker's copy of a controller decision. Brokers log what they receive later
+        than, and in other files from, the controller's own lines, so an older or equal
+        leader epoch tells nothing new (Kafka's broker ignores it too); a newer one is a
+        decision whose controller-side line is absent (INFO level, missing file)."""
+        epoch = record.leader_epoch
+        if record.leader is None or epoch is None or epoch <= max(self.leader_epoch, self.recorded_epoch):
+            return
+        self.on_leader_and_isr(record)
+
     def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
         leader = self.leader
         if leader >= 0 and leader not in isr:
@@ -818,6 +828,11 @@ class PartitionReplay:
             return
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             self.leader_epoch = event.leader_epoch
+        if tuple(event.isr) == self.isr:
+            # The same change logged twice ("Shrinking ISR from ..." then "ISR updated to ..."):
+            # nothing changed, no new timeline row.
+            self._note_recorded(event)
+            return
         self._leader_isr_update(event, tuple(event.isr))
         self._check_reassignment(event, self.isr)
 
@@ -875,6 +890,9 @@ class PartitionReplay:
                 self.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
 
     # ---------------------------------------------------------------- KRaft handlers
+
+    def on_broker_copy_kraft(self, event: Event) -> None:
+        """A KRaft broker's state-change line: the metadata log is the truth; nothing to apply."""
 
     def on_kraft_broker(self, event: Event) -> None:
         ControllerOperations.update_liveness(self, event)
@@ -1206,6 +1224,7 @@ ZK_HANDLERS.update({
     E.PARTITION_STATE_CHANGE: PartitionReplay.on_partition_state_change,
     E.REPLICA_STATE_CHANGE: PartitionReplay.on_replica_state_change,
     E.LEADER_AND_ISR: PartitionReplay.on_leader_and_isr,
+    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_leader_and_isr_received,
     E.STATE_CHANGE_FAILED: PartitionReplay.on_state_change_failed,
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
 })
@@ -1221,6 +1240,7 @@ KRAFT_HANDLERS = {
     E.REMOVE_TOPIC_RECORD: PartitionReplay.on_remove_topic,
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
+    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
 }
 
 
