@@ -1,0 +1,87 @@
+"""The message catalogue: every log message the ingest understands, as data.
+
+A `MessagePattern` names one format string of one range of Kafka releases (the source it
+follows), the regex that matches the message body (envelope and logIdent prefix already
+removed), and a builder that turns the match into canonical events. The parser modules
+(`zk_state_change`, `zk_controller`, `kraft`) each export `PATTERNS`; `match_message`
+reads them all. A new Kafka version is a new row, not a new branch.
+
+The builder returns a list of event dicts with keys from schemas.events.EVENT_FIELD_NAMES.
+It leaves out `cluster`, `seq`, `source_file`, `source_line`, `event_time_ms` and, unless
+the line itself names it, `recording_broker`: the caller fills those in. An empty list
+means "understood, carries no event" (e.g. `Started leader election for partition t-0`,
+which is followed by the line that records the election)."""
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple
+
+
+class Prefix(NamedTuple):
+    """The logIdent a message began with (`[Controller id=1 epoch=7] `, `Broker 2 `, ...)."""
+    kind: str                # "controller" | "broker" | "partition" | "listener" | "kraft" | "none"
+    broker: int | None       # the id the prefix names (controller id or broker id)
+    controller_epoch: int | None
+    topic: str | None = None       # `[Partition t-0 broker=1] ` prefixes name the partition
+    partition: int | None = None
+
+
+class LineContext(NamedTuple):
+    """What the envelope knows about the line, handed to builders."""
+    level: str | None          # TRACE / DEBUG / INFO / WARN / ERROR / FATAL
+    logger: str | None         # `(%c)` of the stock layout, or the short logger of embedded layouts
+    prefix: Prefix             # the logIdent prefix (kind "none" when the body has none)
+    continuation: str          # glued continuation lines (stack trace), "" when none
+    file_kind: str             # "state-change" | "controller" | "server" | "kraft-dump" | "unknown"
+
+
+Builder = Callable[[re.Match, LineContext], list]
+
+
+class MessagePattern(NamedTuple):
+    name: str            # stable id, e.g. "sc.partition.online.leaderandisr"
+    source: str          # Kafka file and tags the format follows, e.g. "PartitionStateMachine.scala @1.1.1..@3.9"
+    first: str           # first Kafka release that writes it, e.g. "1.1.0"
+    last: str | None     # last release that writes it (None: still written)
+    keyword: str         # the message body's first word, for dispatch (e.g. "Changed")
+    regex: re.Pattern
+    build: Builder
+
+
+Index = dict[str, list[MessagePattern]]
+_CATALOGUE: Index | None = None
+
+
+def index(patterns) -> Index:
+    """keyword -> patterns, in the order given."""
+    table: Index = {}
+    for p in patterns:
+        table.setdefault(p.keyword.lower(), []).append(p)
+    return table
+
+
+def catalogue() -> Index:
+    """keyword -> patterns, from every parser module (loaded once)."""
+    global _CATALOGUE
+    if _CATALOGUE is None:
+        from ingest import kraft, zk_controller, zk_state_change
+
+        _CATALOGUE = index([p for module in (zk_state_change, zk_controller, kraft) for p in module.PATTERNS])
+    return _CATALOGUE
+
+
+def all_patterns() -> list[MessagePattern]:
+    return [p for ps in catalogue().values() for p in ps]
+
+
+def match_message(body: str, ctx: LineContext, table: Index | None = None) -> tuple[MessagePattern, list] | None:
+    """The first pattern whose regex matches the body, and its events; None: not understood.
+    `table` defaults to the whole catalogue (tests of one module pass `index(module.PATTERNS)`)."""
+    keyword = body.split(" ", 1)[0].lower()  # 0.8-0.11 "changed ..." and 1.0+ "Changed ..." share a row set
+    if keyword.isdigit():
+        keyword = "%d"  # "%d successfully elected as the controller": rows keyed by the format's first word
+    for p in (catalogue() if table is None else table).get(keyword, ()):
+        m = p.regex.match(body)
+        if m is not None:
+            return p, p.build(m, ctx)
+    return None

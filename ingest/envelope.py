@@ -1,0 +1,249 @@
+"""Log envelopes (spec kafka-log-formats §1): what wraps a Kafka message in the files users
+really have, and how lines become records.
+
+Outer wrappers are peeled first (docker / docker-compose / kubectl prefixes, a test
+harness's STDOUT echo, Docker's json-file lines); then one of the `LAYOUTS` gives
+(timestamp, level, message, logger). Lines that no layout matches are continuations of the
+record before them (stack traces, `KafkaConfig values:` dumps, hand-wrapped pastes) when
+they look like one, else garbage. `RecordAssembler` does that gluing, per stream: one file
+can interleave several brokers (docker-compose), so each wrapper tag has its own record.
+
+Timestamps carry no zone in any Kafka layout; `Clock` turns them into epoch milliseconds
+in the zone the operator names (default UTC)."""
+from __future__ import annotations
+
+import calendar
+import json
+import re
+from datetime import datetime, timedelta
+from typing import Iterable, Iterator, NamedTuple
+from zoneinfo import ZoneInfo
+
+LEVELS = "TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL"
+
+
+class Layout(NamedTuple):
+    name: str
+    regex: re.Pattern   # groups: ts, level, msg, and logger where the layout has one
+
+
+# log4j ISO8601 `%d`: `yyyy-MM-dd HH:mm:ss,SSS` (no zone). Order matters: first match wins.
+LAYOUTS: tuple[Layout, ...] = (
+    # Stock `[%d] %p %m (%c)%n` (config/log4j.properties 0.8.0-3.9, log4j2.yaml 4.x); `(%c:%L)` of Kafka's tests.
+    Layout("stock", re.compile(rf"\[(?P<ts>\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{{3}})\] (?P<level>{LEVELS}) "
+                               r"(?P<msg>.*) \((?P<logger>[\w$.\-]+)(?::\d+)?\)$", re.S)),
+    # Strimzi `%d{ISO8601} %p %m (%c) [%t]%n`.
+    Layout("strimzi", re.compile(rf"(?P<ts>\d{{4}}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d{{3}}) (?P<level>{LEVELS}) "
+                                 r"(?P<msg>.*) \((?P<logger>[\w$.\-]+)\) \[[^\]]*\]$", re.S)),
+    # A broker embedded in another application's log4j: `2016-08-02 05:38:11 INFO  PartitionStateMachine:68 - ...`.
+    Layout("embedded", re.compile(rf"(?P<ts>\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d(?:[,.]\d{{3}})?) +(?P<level>{LEVELS}) +"
+                                  r"(?P<logger>[\w$.]+):\d+ - (?P<msg>.*)$", re.S)),
+)
+# A head whose `(logger)` suffix has not arrived yet: a hand-wrapped paste, glued until complete.
+# A line that begins like a head (a date) but does not parse yet: wrapped, maybe mid-token.
+_PARTIAL_HEAD = re.compile(r"\[?\d{4}-\d\d-\d\d")
+
+# Outer wrappers, peeled before the layout: (name, regex with `rest` and optional `tag`).
+WRAPPERS: tuple[tuple[str, re.Pattern], ...] = (
+    # `docker compose logs [-t]`: `broker1   | [2020-...] ...`, `kafka_1   | ...`
+    ("compose", re.compile(r"(?P<tag>[A-Za-z0-9][\w.\-]*) +\| ?(?P<rest>.*)$", re.S)),
+    # `kubectl logs --prefix`: `[pod/kafka-0/kafka] ...`
+    ("kubectl", re.compile(r"\[pod/(?P<tag>[^\]\s]+)\] (?P<rest>.*)$", re.S)),
+    # `docker logs -t` / compose -t: an RFC 3339 UTC stamp before the line.
+    ("docker-t", re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z (?P<rest>.*)$", re.S)),
+    # A test harness echoing the broker's stdout: `07:08:49,859  INFO || - [Support] ... - STDOUT: [2022-...] ...`
+    ("harness", re.compile(r"\d\d:\d\d:\d\d,\d{3} +\w+ +\|\| .*? STDOUT: (?P<rest>.*)$", re.S)),
+)
+
+# Lines that continue the record before them: stack frames, `Caused by:`, `... 22 more`,
+# an exception's class line, and anything indented (config dumps, tab-converted frames).
+_CONTINUATION = re.compile(r"(?:\s|at |Caused by|Suppressed: |\.\.\. \d+ more|[\w$.]+(?:Exception|Error|Throwable)\b)")
+
+# kafka-dump-log output has no envelope; its lines are recognised by their first token.
+DUMP_STARTS = ("Dumping ", "baseOffset: ", "| offset: ", "offset: ", "Log starting offset", "Snapshot end offset",
+               "KRaft bootstrap snapshot", "| ")
+
+
+class Clock:
+    """Zoneless log4j timestamps -> epoch ms in `zone`; the offset is cached per hour."""
+
+    def __init__(self, zone: str = "UTC"):
+        self.zone = ZoneInfo(zone)
+        self.utc = zone.upper() in ("UTC", "Z", "ETC/UTC", "GMT")
+        self._hours: dict[str, int] = {}
+
+    def ms(self, ts: str) -> int | None:
+        hour = ts[:13]
+        base = self._hours.get(hour)
+        if base is None:
+            try:
+                naive = datetime(int(ts[0:4]), int(ts[5:7]), int(ts[8:10]), int(ts[11:13]))
+            except ValueError:
+                return None
+            if self.utc:
+                base = calendar.timegm(naive.timetuple()) * 1000
+            else:
+                base = int(naive.replace(tzinfo=self.zone).timestamp() * 1000)
+            self._hours[hour] = base
+        try:
+            ms = int(ts[14:16]) * 60_000 + int(ts[17:19]) * 1000
+            if len(ts) >= 23:
+                ms += int(ts[20:23])
+        except ValueError:
+            return None
+        return base + ms
+
+
+class Head(NamedTuple):
+    layout: str
+    ts: str
+    level: str
+    logger: str | None
+    message: str
+
+
+def unwrap(line: str) -> tuple[str | None, str]:
+    """(tag, line without outer wrappers). The tag names the stream (a compose service,
+    a pod) the line came from; None when there is no wrapper."""
+    tag = None
+    if line.startswith("{"):
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            return None, line
+        if isinstance(obj, dict) and isinstance(obj.get("log"), str):  # Docker json-file driver
+            line = obj["log"].rstrip("\n")
+    for _ in range(3):   # compose -t stacks two wrappers: `svc | 2020-...Z [2020-...] ...`
+        c = line[:1]
+        if c == "[" and not line.startswith("[pod/"):
+            return tag, line
+        for name, rx in WRAPPERS:
+            m = rx.match(line)
+            if m is not None:
+                if name in ("compose", "kubectl"):
+                    tag = m["tag"]
+                line = m["rest"]
+                break
+        else:
+            return tag, line
+    return tag, line
+
+
+def parse_head(text: str) -> Head | None:
+    c = text[:1]
+    if c == "[" or c.isdigit():
+        for layout in LAYOUTS:
+            m = layout.regex.match(text)
+            if m is not None:
+                level = m["level"]
+                return Head(layout.name, m["ts"], "WARN" if level == "WARNING" else level,
+                            m.groupdict().get("logger"), m["msg"])
+    return None
+
+
+def is_partial_head(text: str) -> bool:
+    return _PARTIAL_HEAD.match(text) is not None
+
+
+def is_continuation(text: str) -> bool:
+    return _CONTINUATION.match(text) is not None
+
+
+class Record(NamedTuple):
+    """One log record: its head line, the continuation lines glued to it, and where it came from."""
+    line: int               # first line (as numbered by the caller)
+    lines: int              # how many input lines it spans (head + continuations)
+    tag: str | None
+    head: Head | None       # None: a kafka-dump-log line (no envelope)
+    message: str            # the head's message, or the dump line
+    continuation: str       # glued stack trace / dump, "\n"-joined; "" when none
+    raw: str                # the input lines verbatim, "\n"-joined (for quarantine)
+
+
+class Unparsed(NamedTuple):
+    line: int
+    lines: int
+    tag: str | None
+    raw: str
+    reason: str
+
+
+class _Open:
+    __slots__ = ("first", "head", "text", "cont", "raws")
+
+    def __init__(self, first: int, head: Head | None, text: str, raw: str):
+        self.first, self.head, self.text, self.cont, self.raws = first, head, text, [], [raw]
+
+
+class RecordAssembler:
+    """Lines in file order -> Records and Unparsed lines, per stream tag.
+
+    A record is emitted once the next head of its stream arrives (or at `close`), so
+    that its continuation lines are glued. A hand-wrapped head (no `(logger)` yet) takes
+    the following lines verbatim until it parses. Continuation lines before any head
+    (a split that starts inside a stack trace) are kept in `leading` for the caller."""
+
+    def __init__(self) -> None:
+        self._open: dict[str | None, _Open] = {}
+        self.leading: list[tuple[int, str | None, str]] = []
+
+    def feed(self, line_no: int, raw: str) -> Iterator[Record | Unparsed]:
+        raw = raw.rstrip("\r\n")
+        tag, text = unwrap(raw)
+        if not text.strip():
+            return
+        cur = self._open.get(tag)
+        head = parse_head(text)
+        if cur is not None and cur.head is None:
+            if head is None and not is_partial_head(text):   # the rest of a hand-wrapped head
+                cur.raws.append(raw)
+                cur.text += text
+                cur.head = parse_head(cur.text)
+                return
+            yield self._finish(tag)       # a new record begins: the open one was truncated
+            cur = None
+        if head is not None:
+            if cur is not None:
+                yield self._finish(tag)
+            self._open[tag] = _Open(line_no, head, text, raw)
+            return
+        if text.startswith(DUMP_STARTS):
+            if cur is not None:
+                yield self._finish(tag)
+            yield Record(line_no, 1, tag, None, text, "", raw)
+            return
+        if is_partial_head(text):
+            if cur is not None:
+                yield self._finish(tag)
+            self._open[tag] = _Open(line_no, None, text, raw)
+            return
+        if cur is not None and (is_continuation(text) or (cur.head.level in ("ERROR", "WARN", "FATAL") and not cur.cont)):
+            # Stack frames and indented dumps; and right after an ERROR head, the
+            # exception's own message line, whatever it looks like.
+            cur.cont.append(text)
+            cur.raws.append(raw)
+            return
+        if cur is None and is_continuation(text):
+            self.leading.append((line_no, tag, raw))
+            return
+        yield Unparsed(line_no, 1, tag, raw, "no log4j envelope: not a record head, a continuation or a kafka-dump-log line")
+
+    def _finish(self, tag: str | None) -> Record | Unparsed:
+        o = self._open.pop(tag)
+        if o.head is None:
+            return Unparsed(o.first, len(o.raws), tag, "\n".join(o.raws),
+                            "truncated record: its lines never complete a log4j line")
+        return Record(o.first, len(o.raws), tag, o.head, o.head.message, "\n".join(o.cont), "\n".join(o.raws))
+
+    def close(self) -> Iterator[Record | Unparsed]:
+        for tag in list(self._open):
+            yield self._finish(tag)
+
+
+def assemble(lines: Iterable[tuple[int, str]]) -> Iterator[Record | Unparsed]:
+    a = RecordAssembler()
+    for n, raw in lines:
+        yield from a.feed(n, raw)
+    yield from a.close()
+    for n, tag, raw in a.leading:
+        yield Unparsed(n, 1, tag, raw, "continuation line with no record before it")

@@ -1,0 +1,361 @@
+"""KRaft: the `kafka-dump-log.sh --cluster-metadata-decoder` output of a `__cluster_metadata`
+segment or snapshot (spec kafka-log-formats §4.1-4.2), and the KRaft controller's own log
+lines (§4.3-4.4).
+
+Dump lines have no log4j envelope: the caller hands each line as the whole body
+(`ctx.file_kind == "kraft-dump"`, no prefix). The dump prints one line per batch
+(`baseOffset: ...`) and, with --deep-iteration / --print-data-log / a decoder, one per record
+(`| offset: ...`). Decoded records carry `payload: {"type": <MetadataRecordType>, "version": n,
+"data": <the record's generated JSON>}`; `RECORDS` maps each record type to what the replay
+gets from it. Tagged fields are written only when they differ from their default (generated
+*JsonConverter.write), so an absent `leader` in a PARTITION_CHANGE_RECORD is -2 (no change).
+
+Sources read (apache/kafka): core/src/main/scala/kafka/tools/DumpLogSegments.scala (a 3.3-3.7
+copy and the 3.8+ copy with KRaftVersion/KRaftVoters), the 2026 Java port in tools/ (two
+revisions), PR #11101 (2.8 record line) and #19729 (LEADER_CHANGE decoded, 2025), the 2.8
+config/kraft/README.md dump; metadata/src/main/resources/common/metadata/*.json and the
+generated PartitionChangeRecordJsonConverter; ReplicationControlManager, PartitionRegistration,
+PartitionChangeBuilder, ClusterControlManager, QuorumController/OffsetControlManager (2.8-era to
+trunk copies)."""
+from __future__ import annotations
+
+import json
+import re
+
+from ingest.catalog import LineContext, MessagePattern
+from state_machine.replay import UNCLEAN_CONFIG
+from state_machine.states import NO_LEADER_CHANGE
+
+# LeaderRecoveryState.java: the byte values of PartitionRecord / PartitionChangeRecord.
+LEADER_RECOVERY_STATES = {0: "RECOVERED", 1: "RECOVERING"}
+NO_RECOVERY_CHANGE = -1          # PartitionChangeRecord.leaderRecoveryState default
+# ConfigResource.Type ids in ConfigRecord.resourceType.
+TOPIC_RESOURCE, BROKER_RESOURCE = 2, 4
+# BrokerRegistrationChangeRecord: fenced -1 = unfenced, 1 = fenced; inControlledShutdown 1.
+UNFENCE, FENCE, IN_CONTROLLED_SHUTDOWN = -1, 1, 1
+
+
+def _present(**fields) -> dict:
+    """An event dict without the fields the record leaves out (None)."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _brokers(event_type: str, broker: int) -> dict:
+    return {"event_type": event_type, "brokers": [broker]}
+
+
+# ---------------------------------------------------------------- metadata records
+
+def _topic_record(d: dict) -> list:
+    # TopicRecord.json: the only record that names a topic; partitions carry the id.
+    return [{"fact": "topic_name", "topic_id": d["topicId"], "topic": d["name"]}]
+
+
+def _partition_record(d: dict) -> list:
+    # PartitionRecord.json; leaderRecoveryState (3.2+) is tagged, default 0 = RECOVERED.
+    return [_present(event_type="PartitionRecord", topic_id=d["topicId"], partition=d["partitionId"],
+                     replicas=d["replicas"], isr=d["isr"], leader=d["leader"], leader_epoch=d["leaderEpoch"],
+                     zk_version=d["partitionEpoch"],
+                     leader_recovery_state=LEADER_RECOVERY_STATES.get(d.get("leaderRecoveryState", 0)))]
+
+
+def _partition_change_record(d: dict) -> list:
+    # PartitionChangeRecord.json: every field but the ids is tagged, absent = unchanged.
+    # leader -1 stays (no leader now); leader and epochs are carried by the replay.
+    leader = d.get("leader", NO_LEADER_CHANGE)
+    recovery = d.get("leaderRecoveryState", NO_RECOVERY_CHANGE)
+    return [_present(event_type="PartitionChangeRecord", topic_id=d["topicId"], partition=d["partitionId"],
+                     isr=d.get("isr"), leader=None if leader == NO_LEADER_CHANGE else leader,
+                     replicas=d.get("replicas"),
+                     leader_recovery_state=LEADER_RECOVERY_STATES.get(recovery))]
+
+
+def _remove_topic_record(d: dict) -> list:
+    return [{"event_type": "RemoveTopicRecord", "topic_id": d["topicId"]}]
+
+
+def _register_broker_record(d: dict) -> list:
+    # `fenced` (default true; absent in 2.8) : a new incarnation is not live until unfenced.
+    return [_brokers("BrokerFailure" if d.get("fenced", True) else "BrokerStartup", d["brokerId"])]
+
+
+def _broker_registration_change_record(d: dict) -> list:
+    # 3.3+. Controlled shutdown comes before a fence in the same record, so that the
+    # replay ends with the broker not live; after an unfence, so that it ends live
+    # and shutting down (ControllerOperations.update_liveness).
+    broker, fenced = d["brokerId"], d.get("fenced", 0)
+    events = []
+    if fenced == UNFENCE:
+        events.append(_brokers("BrokerStartup", broker))
+    if d.get("inControlledShutdown", 0) == IN_CONTROLLED_SHUTDOWN:
+        events.append(_brokers("ControlledShutdown", broker))
+    if fenced == FENCE:
+        events.append(_brokers("BrokerFailure", broker))
+    return events
+
+
+def _config_record(d: dict) -> list:
+    # Only the unclean-election switch matters to the replay; resourceName of a broker
+    # resource is "" (cluster default) or a broker id, both broker-wide here.
+    if d["name"] != UNCLEAN_CONFIG or d["resourceType"] not in (TOPIC_RESOURCE, BROKER_RESOURCE):
+        return []
+    return [_present(event_type="ConfigChange", topic=d["resourceName"] if d["resourceType"] == TOPIC_RESOURCE else None,
+                     config_name=d["name"], config_value=d.get("value"))]
+
+
+def _feature_level_record(d: dict) -> list:
+    if d.get("name") != "metadata.version" or "featureLevel" not in d:
+        return []
+    return [{"fact": "metadata_version", "level": d["featureLevel"]}]
+
+
+# MetadataRecordType name -> what the replay gets from the record's `data`. Every other
+# type (NO_OP_RECORD, REGISTER_CONTROLLER_RECORD, ZK_MIGRATION_STATE_RECORD, ACLs, quotas,
+# producer ids, transactions, ...) is understood and carries no event.
+RECORDS = {
+    "TOPIC_RECORD": _topic_record,
+    "PARTITION_RECORD": _partition_record,
+    "PARTITION_CHANGE_RECORD": _partition_change_record,
+    "REMOVE_TOPIC_RECORD": _remove_topic_record,
+    "REGISTER_BROKER_RECORD": _register_broker_record,
+    "UNREGISTER_BROKER_RECORD": lambda d: [_brokers("BrokerFailure", d["brokerId"])],
+    "FENCE_BROKER_RECORD": lambda d: [_brokers("BrokerFailure", d["id"])],      # 2.8-3.x
+    "UNFENCE_BROKER_RECORD": lambda d: [_brokers("BrokerStartup", d["id"])],    # 2.8-3.x
+    "BROKER_REGISTRATION_CHANGE_RECORD": _broker_registration_change_record,
+    "CONFIG_RECORD": _config_record,
+    "FEATURE_LEVEL_RECORD": _feature_level_record,
+}
+
+
+def _provenance(m: re.Match) -> dict:
+    """source_offset and event_time_ms from the record line (absent with --skip-record-metadata)."""
+    groups = m.groupdict()
+    out = {}
+    if groups.get("offset") is not None:
+        out["source_offset"] = int(groups["offset"])
+    if groups.get("ts") is not None and int(groups["ts"]) >= 0:   # -1 = RecordBatch.NO_TIMESTAMP
+        out["event_time_ms"] = int(groups["ts"])
+    return out
+
+
+def _payload(m: re.Match, ctx: LineContext) -> list:
+    build = RECORDS.get(m["rtype"])
+    if build is None:
+        return []                      # parsed only when the replay needs the record
+    try:
+        events = build(json.loads(m["payload"])["data"])
+    except (ValueError, KeyError, TypeError):
+        return []                      # the regex guarantees the shape; a broken body carries nothing usable
+    where = _provenance(m)
+    return [{**e, **where} if "event_type" in e else e for e in events]
+
+
+def _batch(m: re.Match, ctx: LineContext) -> list:
+    # partitionLeaderEpoch of a metadata batch is the Raft epoch of the quorum leader
+    # that wrote it; the dump cannot say who that leader was (LEADER_CHANGE is opaque
+    # until 4.1).
+    return [{"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": None, "base_offset": int(m["base"])}]
+
+
+def _leader_change(m: re.Match, ctx: LineContext) -> list:
+    # LeaderChangeMessage.json. Its epoch is the partitionLeaderEpoch of the batch line
+    # just before it.
+    try:
+        leader = json.loads(m["json"])["leaderId"]
+    except (ValueError, KeyError, TypeError):
+        return []
+    return [{"fact": "raft_epoch", "epoch": None, "leader": leader, "offset": int(m["offset"])}]
+
+
+def _nothing(m: re.Match, ctx: LineContext) -> list:
+    return []
+
+
+# ---------------------------------------------------------------- KRaft controller log lines
+
+_DIFF_LEADER = re.compile(r"(?:^|, )leader: -?\d+ -> (-?\d+)(?:,|$)")
+
+
+def _recorded_by(ctx: LineContext) -> dict:
+    return {} if ctx.prefix.broker is None else {"recording_broker": ctx.prefix.broker}
+
+
+def _unclean_partition_change(m: re.Match, ctx: LineContext) -> list:
+    # PartitionRegistration.maybeLogPartitionChange: the new leader is not in the previous
+    # ISR. This line, not PartitionChangeBuilder's "Setting new leader ... using an unclean
+    # election" (3.6+), is the event: every KRaft release writes it, when the
+    # PARTITION_CHANGE_RECORD is replayed (the moment it takes effect), and it names the
+    # topic. tryElection logs its line on the active controller while building that same
+    # record, whose ISR it forces to [leader]; replaying it then always logs UNCLEAN too, so
+    # reporting both would count one election twice. (Standby controllers replay and log
+    # UNCLEAN as well, each in its own file, with its own id as recording_broker.)
+    new_leader = _DIFF_LEADER.search(m["diff"])
+    if new_leader is None:
+        return []          # leader unchanged: an ISR that never held it, not an election
+    topic, _, partition = m["tp"].rpartition("-")
+    return [{"event_type": "UncleanElectionLogged", "topic": topic, "partition": int(partition),
+             "leader": int(new_leader[1]), "detail": m["diff"], **_recorded_by(ctx)}]
+
+
+def _topic_name(m: re.Match, ctx: LineContext) -> list:
+    return [{"fact": "topic_name", "topic_id": m["tid"], "topic": m["topic"]}]
+
+
+def _new_epoch(m: re.Match, ctx: LineContext) -> list:
+    leader = m["leader"]        # QuorumController.leaderName: "(none)" when no leader
+    return [{"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": None if leader == "(none)" else int(leader)}]
+
+
+def _active_controller(m: re.Match, ctx: LineContext) -> list:
+    # The line is written by the controller that just won the epoch: the prefix names it.
+    return [{"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": ctx.prefix.broker}]
+
+
+# ---------------------------------------------------------------- the catalogue rows
+
+_TS = r"(?:CreateTime|LogAppendTime|NoTimestampType): (?P<ts>-?\d+)"
+_HEADERS = r"sequence: -?\d+ headerKeys: \[[^\]]*\]"
+# Record metadata: 3.0+ (PR #11101 restored the 2.7 shape) and 2.8.x, which repeated the
+# batch fields on every record (isValid/crc printed by some 2.x builds only).
+_RECORD_30 = r"\| offset: (?P<offset>\d+) " + _TS + r" keySize: -?\d+ valueSize: -?\d+ " + _HEADERS
+_RECORD_28 = (r"\| offset: (?P<offset>\d+)(?: isValid: \w+ crc: \w+)? keySize: -?\d+ valueSize: -?\d+ " + _TS +
+              r" baseOffset: \d+ lastOffset: \d+ baseSequence: -?\d+ lastSequence: -?\d+ producerEpoch: -?\d+"
+              r" partitionLeaderEpoch: -?\d+ batchSize: \d+ magic: \d+ compressType: \w+ position: \d+ " + _HEADERS)
+# The decoder's JSON: ObjectNode keeps insertion order (type, version, data). A line cut
+# short does not end in "}}" and is left unmatched. "payload: Error at N, skipping. ..."
+# (undecodable record) is not JSON and is left unmatched too, so it is quarantined.
+_PAYLOAD = r"payload: (?P<payload>\{\"type\":\"(?P<rtype>[A-Z_]+)\",\"version\":\d+,\"data\":\{.*\}\})$"
+_CONTROL_TYPE = r" controlType: [A-Z_]+\(-?\d+\)$"
+_DUMP_SOURCE = "DumpLogSegments.scala"
+
+
+def _row(name, source, first, last, keyword, regex, build) -> MessagePattern:
+    return MessagePattern(name, source, first, last, keyword, re.compile(regex), build)
+
+
+DUMP_PATTERNS: tuple[MessagePattern, ...] = (
+    # Record lines first: they are most of a dump.
+    _row("kraft.dump.record.payload", f"{_DUMP_SOURCE} @3.0.0.. (--cluster-metadata-decoder)", "3.0.0", None,
+         "|", _RECORD_30 + " " + _PAYLOAD, _payload),
+    _row("kraft.dump.record.no_payload", f"{_DUMP_SOURCE} @3.0.0.. (--deep-iteration without --print-data-log)",
+         "3.0.0", None, "|", _RECORD_30 + "$", _nothing),
+    _row("kraft.dump.record.control_type", f"{_DUMP_SOURCE} @3.0.0.. (LEADER_CHANGE undecoded until 4.0.x)",
+         "3.0.0", None, "|", _RECORD_30 + _CONTROL_TYPE, _nothing),
+    _row("kraft.dump.record.snapshot_header", f"{_DUMP_SOURCE} @3.3.0..", "3.3.0", None,
+         "|", _RECORD_30 + r" SnapshotHeader \{.*\}$", _nothing),
+    _row("kraft.dump.record.snapshot_footer", f"{_DUMP_SOURCE} @3.3.0..", "3.3.0", None,
+         "|", _RECORD_30 + r" SnapshotFooter \{.*\}$", _nothing),
+    _row("kraft.dump.record.kraft_version", f"{_DUMP_SOURCE} @3.8.0..", "3.8.0", None,
+         "|", _RECORD_30 + r" KRaftVersion \{.*\}$", _nothing),
+    _row("kraft.dump.record.kraft_voters", f"{_DUMP_SOURCE} @3.8.0..", "3.8.0", None,
+         "|", _RECORD_30 + r" KRaftVoters \{.*\}$", _nothing),
+    _row("kraft.dump.record.leader_change", f"{_DUMP_SOURCE} @4.1.0.. (KAFKA-19069, PR #19729)", "4.1.0", None,
+         "|", _RECORD_30 + r" LeaderChange: (?P<json>\{.*\})$", _leader_change),
+    _row("kraft.dump.record28.payload", f"{_DUMP_SOURCE} @2.8.0..@2.8.2 (record line repeats the batch)", "2.8.0", "2.8.2",
+         "|", _RECORD_28 + " " + _PAYLOAD, _payload),
+    _row("kraft.dump.record28.no_payload", f"{_DUMP_SOURCE} @2.8.0..@2.8.2", "2.8.0", "2.8.2",
+         "|", _RECORD_28 + "$", _nothing),
+    _row("kraft.dump.record28.control_type", f"{_DUMP_SOURCE} @2.8.0..@2.8.2", "2.8.0", "2.8.2",
+         "|", _RECORD_28 + _CONTROL_TYPE, _nothing),
+    # --skip-record-metadata: the Scala tool prints " payload: ..." (a leading space; the
+    # keyword is then ""), the 2026 Java port "| payload: ...". "payload:" is the same
+    # line with its leading space lost (pastes, stripping callers).
+    _row("kraft.dump.skip_metadata.payload", f"{_DUMP_SOURCE} @2.8.0.. (--skip-record-metadata)", "2.8.0", None,
+         "", " " + _PAYLOAD, _payload),
+    _row("kraft.dump.skip_metadata.payload_stripped", f"{_DUMP_SOURCE} @2.8.0.. (--skip-record-metadata, leading space lost)",
+         "2.8.0", None, "payload:", _PAYLOAD, _payload),
+    _row("kraft.dump.skip_metadata.payload_java", "tools/.../DumpLogSegments.java trunk 2026 (after KAFKA-14579)", "4.3.0", None,
+         "|", r"\| " + _PAYLOAD, _payload),
+    # A control record under --skip-record-metadata prints an empty line.
+    _row("kraft.dump.skip_metadata.control", f"{_DUMP_SOURCE} @2.8.0.. (--skip-record-metadata)", "2.8.0", None,
+         "", r"$", _nothing),
+    _row("kraft.dump.batch", f"{_DUMP_SOURCE} printBatchLevel @2.8.0..@3.1.2", "2.8.0", "3.1.2", "baseOffset:",
+         r"baseOffset: (?P<base>\d+) lastOffset: \d+ count: \d+ baseSequence: -?\d+ lastSequence: -?\d+"
+         r" producerId: -?\d+ producerEpoch: -?\d+ partitionLeaderEpoch: (?P<epoch>-?\d+) isTransactional: (?:true|false)"
+         r" isControl: (?:true|false) position: \d+ " + _TS + r" size: \d+ magic: \d+ compresscodec: \w+ crc: \d+"
+         r" isvalid: (?:true|false)$", _batch),
+    _row("kraft.dump.batch.delete_horizon", f"{_DUMP_SOURCE} printBatchLevel @3.2.0..", "3.2.0", None, "baseOffset:",
+         r"baseOffset: (?P<base>\d+) lastOffset: \d+ count: \d+ baseSequence: -?\d+ lastSequence: -?\d+"
+         r" producerId: -?\d+ producerEpoch: -?\d+ partitionLeaderEpoch: (?P<epoch>-?\d+) isTransactional: (?:true|false)"
+         r" isControl: (?:true|false) deleteHorizonMs: \S+ position: \d+ " + _TS + r" size: \d+ magic: \d+"
+         r" compresscodec: \w+ crc: \d+ isvalid: (?:true|false)$", _batch),
+    _row("kraft.dump.file", f"{_DUMP_SOURCE} main", "2.8.0", None, "Dumping", r"Dumping \S.*$", _nothing),
+    _row("kraft.dump.starting_offset", f"{_DUMP_SOURCE} dumpLog @2.8.0..@3.2.3", "2.8.0", "3.2.3", "Starting",
+         r"Starting offset: \d+$", _nothing),
+    _row("kraft.dump.log_starting_offset", f"{_DUMP_SOURCE} dumpLog @3.3.0..", "3.3.0", None, "Log",
+         r"Log starting offset: \d+$", _nothing),
+    _row("kraft.dump.snapshot", f"{_DUMP_SOURCE} dumpLog @3.3.0.. (KAFKA-13845)", "3.3.0", None, "Snapshot",
+         r"Snapshot end offset: \d+, epoch: \d+$", _nothing),
+    _row("kraft.dump.bootstrap_snapshot", f"{_DUMP_SOURCE} dumpLog @3.3.0.. (bootstrap.checkpoint)", "3.3.0", None,
+         "KRaft", r"KRaft bootstrap snapshot$", _nothing),
+    _row("kraft.dump.trailing_bytes", f"{_DUMP_SOURCE} dumpLog", "2.8.0", None, "Found",
+         r"Found \d+ invalid bytes at the end of \S.*$", _nothing),
+)
+
+_RCM = "ReplicationControlManager.java"
+_QC = "QuorumController.java"
+_CCM = "ClusterControlManager.java"
+# "t-0 with topic ID <id>": ReplicationControlManager's partition description.
+_TP = r"(?P<tp>\S+-\d+) with topic ID (?P<tid>\S+)"
+
+CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
+    _row("kraft.controller.unclean_partition_change", "PartitionRegistration.maybeLogPartitionChange INFO @2.8.0..",
+         "2.8.0", None, "UNCLEAN", r"UNCLEAN partition change for " + _TP + r": (?P<diff>.+)$", _unclean_partition_change),
+    _row("kraft.controller.partition_change", "PartitionRegistration.maybeLogPartitionChange DEBUG @2.8.0..",
+         "2.8.0", None, "partition", r"partition change for " + _TP + r": .+$", _nothing),
+    _row("kraft.controller.unclean_election", "PartitionChangeBuilder.tryElection INFO @3.6.0.. "
+         "(later releases append '. Previous partition: {}, change record: {}')", "3.6.0", None, "Setting",
+         r"Setting new leader for topicId \S+, partition \d+ to -?\d+ using an unclean election(?:$|\. Previous partition: )",
+         _nothing),
+    _row("kraft.controller.clean_election", "PartitionChangeBuilder.tryElection TRACE (ELR: @3.7.0.., INFO later)", "3.6.0", None,
+         "Setting", r"Setting new leader for topicId \S+, partition \d+ to -?\d+ using (?:a clean election$|ELR(?:$|\. Previous partition: ))",
+         _nothing),
+    _row("kraft.controller.created_topic", f"{_RCM} replay(TopicRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Created",
+         r"Created topic (?P<topic>\S+) with topic ID (?P<tid>\S+)\.$", _topic_name),
+    _row("kraft.controller.replayed_topic", f"{_RCM} replay(TopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
+         r"Replayed TopicRecord for topic (?P<topic>\S+) with topic ID (?P<tid>\S+)\.$", _topic_name),
+    _row("kraft.controller.created_partition", f"{_RCM} replay(PartitionRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Created",
+         r"Created partition " + _TP + r" and Partition(?:ControlInfo|Registration)\(.*\)\.$", _nothing),
+    _row("kraft.controller.replayed_partition", f"{_RCM} replay(PartitionRecord) @3.6.0..", "3.6.0", None, "Replayed",
+         r"Replayed PartitionRecord for (?:new|existing) partition " + _TP + r" and PartitionRegistration\(.*\)\.$", _nothing),
+    _row("kraft.controller.removed_topic", f"{_RCM} replay(RemoveTopicRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Removed",
+         r"Removed topic \S+ with ID \S+\.$", _nothing),
+    _row("kraft.controller.replayed_remove_topic", f"{_RCM} replay(RemoveTopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
+         r"Replayed RemoveTopicRecord for topic \S+ with ID \S+\.$", _nothing),
+    _row("kraft.controller.fencing_broker", f"{_RCM} maybeFenceStaleBroker(s) @2.8.0..", "2.8.0", None, "Fencing",
+         r"Fencing broker \d+ because its session has timed out\.$", _nothing),
+    _row("kraft.controller.handle_broker_fenced", f"{_RCM} generateLeaderAndIsrUpdates @2.8.0..", "2.8.0", None,
+         "handleBrokerFenced:", r"handleBrokerFenced: changing \d+ partition\(s\)$", _nothing),
+    _row("kraft.controller.handle_broker_unfenced", f"{_RCM} generateLeaderAndIsrUpdates @2.8.0..", "2.8.0", None,
+         "handleBrokerUnfenced:", r"handleBrokerUnfenced: changing \d+ partition\(s\)$", _nothing),
+    _row("kraft.controller.registered_broker", f"{_CCM} replay(RegisterBrokerRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2",
+         "Registered", r"Registered new broker: RegisterBrokerRecord\(.*\)$", _nothing),
+    _row("kraft.controller.re_registered_broker", f"{_CCM} replay(RegisterBrokerRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2",
+         "Re-registered", r"Re-registered broker (?:incarnation|id \d+): RegisterBrokerRecord\(.*\)$", _nothing),
+    _row("kraft.controller.replayed_register_broker", f"{_CCM} replay(RegisterBrokerRecord) @3.6.0..", "3.6.0", None,
+         "Replayed", r"Replayed (?:initial RegisterBrokerRecord for broker \d+|RegisterBrokerRecord modifying the registration"
+         r" for broker \d+|RegisterBrokerRecord establishing a new incarnation of broker \d+): RegisterBrokerRecord\(.*\)$",
+         _nothing),
+    _row("kraft.controller.unfenced_broker", f"{_CCM} replay(UnfenceBrokerRecord) @2.8.0..@3.3.2", "2.8.0", "3.3.2",
+         "Unfenced", r"Unfenced broker: \S.*$", _nothing),
+    _row("kraft.controller.unfenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @3.0.0..", "3.0.0", None,
+         "Unfenced", r"Unfenced broker \d+ has requested and been granted .+$", _nothing),
+    _row("kraft.controller.new_epoch", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0..", "3.0.0", None, "In",
+         r"In the new epoch (?P<epoch>\d+), the leader is (?P<leader>\d+|\(none\))\.$", _new_epoch),
+    _row("kraft.controller.becoming_active", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0.. (tail varies)",
+         "3.0.0", None, "Becoming", r"Becoming the active controller at epoch (?P<epoch>\d+)[,.]", _active_controller),
+    _row("kraft.controller.becoming_active_28", f"{_QC} handleClaim @2.8.0..@2.8.2", "2.8.0", "2.8.2", "Becoming",
+         r"Becoming active at controller epoch (?P<epoch>\d+)\.$", _active_controller),
+    _row("kraft.controller.renouncing", f"{_QC} handleRenounce / handleLeaderChange @2.8.0..", "2.8.0", None, "Renouncing",
+         r"Renouncing the leadership (?:at oldEpoch \d+ due to a metadata log event|due to a metadata log event\."
+         r" We were the leader at epoch \d+, but in the new epoch \d+, the leader is (?:\d+|\(none\)))\."
+         r" Reverting to last (?:committed|stable) offset \d+\.$", _nothing),
+    _row("kraft.controller.unclean_leaders_generated", f"{_QC} maybeElectUncleanLeaders (spec §4.3; release not pinned)", "3.7.0", None,
+         "maybeElectUncleanLeaders:", r"maybeElectUncleanLeaders: generated \d+ records in \d+ microseconds\.", _nothing),
+    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0 (spec §4.3)", "3.9.0", None, "Triggering",
+         r"Triggering unclean leader election for offline partition \S+-\d+\.$", _nothing),
+    _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0 (spec §4.3)", "3.9.0", None, "Cannot",
+         r"Cannot trigger unclean leader election for offline partition \S+-\d+: .+$", _nothing),
+)
+
+PATTERNS: tuple[MessagePattern, ...] = DUMP_PATTERNS + CONTROLLER_PATTERNS

@@ -1,0 +1,197 @@
+"""Lines of one file (or of one contiguous piece of it) -> canonical events, facts and
+quarantined records, every input line accounted for.
+
+This is the ingest's per-file pass, the same for the Spark job (one call per split of a
+file, in file order) and for local tools. Each output row carries `n_lines`, the input
+lines it accounts for, so that per file: lines read = lines recognised + lines quarantined.
+
+Order: within a file, events keep the file's order (`line`); across files the job
+orders by `order_ts` (the running maximum of the file's clock, so a backwards timestamp
+never reorders a file), then `order_epoch` (the running maximum controller epoch the file
+has shown), then the file kind (controller.log inputs before state-change.log decisions
+before server.log), then broker, file and line. See the README, "How ties are broken"."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterable, Iterator, NamedTuple
+
+from ingest.catalog import LineContext, MessagePattern, match_message
+from ingest.envelope import Clock, Record, RecordAssembler, Unparsed
+from ingest.prefix import strip_prefix
+
+FILE_KINDS = ("controller", "state-change", "server", "kraft-dump", "unknown")
+FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
+
+_KIND_BY_NAME = (
+    (re.compile(r"state-change\.log"), "state-change"),
+    (re.compile(r"controller\.log"), "controller"),
+    (re.compile(r"server\.log"), "server"),
+    (re.compile(r"cluster.metadata|\.log\.txt$|dump", re.I), "kraft-dump"),
+)
+_BROKER_IN_PATH = re.compile(r"(?:broker|kafka|node|server|controller)[-_]?(\d+)(?![\d.])", re.I)
+
+# Loggers whose every line the audit should understand; a line of any other logger is
+# counted as recognised-and-ignored instead of quarantined (server.log is mostly others).
+AUDITED_LOGGERS = ("state.change.logger", "kafka.controller", "org.apache.kafka.controller", "kafka.cluster.Partition",
+                   "kafka.server.ZookeeperLeaderElector", "kafka.zk.KafkaZkClient", "org.apache.kafka.metadata")
+AUDITED_SHORT_LOGGERS = ("PartitionStateMachine", "ReplicaStateMachine", "KafkaController", "ControllerChannelManager",
+                         "ReplicaManager", "Partition", "OfflinePartitionLeaderSelector", "ControlledShutdownLeaderSelector",
+                         "ReassignedPartitionLeaderSelector", "PreferredReplicaPartitionLeaderSelector", "TopicDeletionManager",
+                         "ZookeeperLeaderElector", "QuorumController", "ReplicationControlManager")
+
+
+def file_kind(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for rx, kind in _KIND_BY_NAME:
+        if rx.search(name):
+            return kind
+    return "unknown"
+
+
+def broker_from_text(text: str | None) -> int | None:
+    """`broker-2/state-change.log`, `kafka_1`, `node3`: the last id-like path part."""
+    if not text:
+        return None
+    found = _BROKER_IN_PATH.findall(text)
+    return int(found[-1]) if found else None
+
+
+def audited(logger: str | None) -> bool:
+    if logger is None:
+        return True
+    return logger.startswith(AUDITED_LOGGERS) or logger in AUDITED_SHORT_LOGGERS or logger.endswith(".StateChangeLogger")
+
+
+class Out(NamedTuple):
+    """One output row. kind: "event" | "fact" | "understood" | "ignored" | "quarantine"."""
+    kind: str
+    line: int                  # first input line of the record
+    n_lines: int               # input lines this row accounts for (0 on a record's 2nd+ row)
+    tag: str | None            # the stream (compose service / pod) the record came from
+    order_ts: int | None
+    order_epoch: int | None
+    pattern: str | None        # catalogue row that understood it
+    first: str | None          # Kafka releases that write it (era evidence)
+    last: str | None
+    data: dict | None          # the event or fact
+    reason: str | None         # quarantine reason
+    raw: str | None            # quarantined text, verbatim
+
+
+class FileParser:
+    """Feed the lines of one file piece in order; iterate the output."""
+
+    def __init__(self, path: str, zone: str = "UTC", clock: Clock | None = None, table=None, cluster: str = "?"):
+        self.path = path
+        self.cluster = cluster
+        self.kind = file_kind(path)
+        self.path_broker = broker_from_text(path)
+        self.clock = clock or Clock(zone)
+        self.table = table
+        self.assembler = RecordAssembler()
+        self.order_ts: int | None = None
+        self.order_epoch: int | None = None
+
+    def feed(self, line_no: int, raw: str) -> Iterator[Out]:
+        for item in self.assembler.feed(line_no, raw):
+            yield from self._record(item)
+
+    def close(self) -> Iterator[Out]:
+        for item in self.assembler.close():
+            yield from self._record(item)
+        for n, tag, raw in self.assembler.leading:
+            # A piece that starts inside a stack trace: the record it continues is in
+            # the previous piece of the file; the job re-attaches it (audit.glue_leading).
+            yield Out("leading", n, 1, tag, None, None, None, None, None, None, None, raw)
+
+    def _record(self, item: Record | Unparsed) -> Iterator[Out]:
+        if isinstance(item, Unparsed):
+            yield Out("quarantine", item.line, item.lines, item.tag, self.order_ts, self.order_epoch,
+                      None, None, None, None, item.reason, item.raw)
+            return
+        head = item.head
+        ts_ms = None
+        if head is not None:
+            ts_ms = self.clock.ms(head.ts)
+            if ts_ms is not None and (self.order_ts is None or ts_ms > self.order_ts):
+                self.order_ts = ts_ms
+        prefix, body = strip_prefix(item.message)
+        if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch):
+            self.order_epoch = prefix.controller_epoch
+        ctx = LineContext(head.level if head else None, head.logger if head else None, prefix, item.continuation,
+                          self.kind if head is not None or self.kind == "kraft-dump" else "kraft-dump")
+        try:
+            found = match_message(body, ctx, self.table)
+        except Exception as exc:  # a builder meeting a value it cannot read: the record is quarantined
+            yield self._quarantine(item, f"{type(exc).__name__} while reading the message: {exc}")
+            return
+        if found is None:
+            if head is not None and not audited(head.logger):
+                yield Out("ignored", item.line, item.lines, item.tag, self.order_ts, self.order_epoch,
+                          None, None, None, None, None, None)
+            else:
+                what = f"{head.logger} message" if head is not None else "kafka-dump-log line"
+                yield self._quarantine(item, f"unrecognised {what}: no catalogue row matches")
+            return
+        pattern, outputs = found
+        if not outputs:
+            yield self._row("understood", item, item.lines, pattern, None)
+            return
+        for data in outputs:
+            reason = self._invalid(data) if "event_type" in data else None
+            if reason is not None:  # a builder's event the core could not replay: keep the record instead
+                yield self._quarantine(item, f"{pattern.name}: {reason}")
+                return
+        n = item.lines
+        broker = self.path_broker if item.tag is None else (broker_from_text(item.tag) or self.path_broker)
+        for data in outputs:
+            if "event_type" in data:
+                data.setdefault("source_line", item.line)
+                if data.get("event_time_ms") is None and ts_ms is not None:
+                    data["event_time_ms"] = ts_ms
+                if data.get("recording_broker") is None and broker is not None:
+                    data["recording_broker"] = broker
+                yield self._row("event", item, n, pattern, data)
+            else:
+                yield self._row("fact", item, n, pattern, data)
+            n = 0
+
+    def _invalid(self, data: dict) -> str | None:
+        from schemas.validate import invalid_reason
+
+        probe = {k: v for k, v in data.items() if k != "topic_id"}
+        probe.setdefault("cluster", self.cluster)
+        probe.setdefault("seq", 0)
+        if probe.get("topic") is None and data.get("topic_id") is not None:
+            probe["topic"] = data["topic_id"]  # named later, from the TopicRecord
+        return invalid_reason(probe)
+
+    def _row(self, kind: str, item: Record, n: int, pattern: MessagePattern, data: dict | None) -> Out:
+        return Out(kind, item.line, n, item.tag, self.order_ts, self.order_epoch, pattern.name, pattern.first,
+                   pattern.last, data, None, None)
+
+    def _quarantine(self, item: Record, reason: str) -> Out:
+        return Out("quarantine", item.line, item.lines, item.tag, self.order_ts, self.order_epoch,
+                   None, None, None, None, reason, item.raw)
+
+
+def parse_file_lines(path: str, lines: Iterable[tuple[int, str]], zone: str = "UTC") -> Iterator[Out]:
+    """Every output row of one whole file (local tools and tests)."""
+    parser = FileParser(path, zone)
+    for n, raw in lines:
+        yield from parser.feed(n, raw)
+    yield from parser.close()
+
+
+def is_canonical_event(raw: str) -> bool:
+    """--format auto: a JSON object line with an event_type is a canonical event, not a log line."""
+    if not raw.startswith("{"):
+        return False
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and "event_type" in obj

@@ -1,0 +1,113 @@
+"""The ingest without Spark, for local tools and tests: whole files through
+`FileParser`, then the same naming, de-duplication and ordering the Spark job applies
+(jobs/ingest_spark.py does it with joins and one global sort; this does it in memory)."""
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+from ingest.lines import FILE_KIND_RANK, FileParser, Out, file_kind
+from state_machine import events as E
+from state_machine.events import Event
+
+
+class Ingested(NamedTuple):
+    events: list[Event]                       # in recorded order, seq set
+    quarantine: list[tuple[str, int, str, str]]   # (file, line, reason, raw)
+    files: dict[str, dict]                    # per file: lines, recognized, quarantined, events
+    ranges: list[tuple[str | None, str | None, int]]
+    versions: list[str]
+    kraft: bool
+
+
+def read_text_lines(path: str) -> list[str]:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        return f.read().splitlines()
+
+
+def order_key(row: dict) -> tuple:
+    """Across files: clock (the file's running maximum), controller epoch (the file's
+    running maximum), file kind, broker, file, line, then the record's own order."""
+    nil = -(1 << 62)
+    return (row["order_ts"] if row["order_ts"] is not None else nil,
+            row["order_epoch"] if row["order_epoch"] is not None else nil,
+            row["file_rank"], row["recording_broker"] if row["recording_broker"] is not None else nil,
+            row["file"], row["line"], row["sub"])
+
+
+def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:
+    rows: list[dict] = []
+    quarantine, files, ranges, versions = [], {}, [], []
+    names: dict[str, str] = {}
+    epochs: dict[int, dict] = {}
+    kraft = False
+    for path in sorted(paths):
+        lines = read_text_lines(path)
+        parser = FileParser(path, zone, cluster=cluster)
+        outs: list[Out] = []
+        for n, raw in enumerate(lines, 1):
+            outs.extend(parser.feed(n, raw))
+        outs.extend(parser.close())
+        info = files[path] = {"lines": sum(1 for l in lines if l.strip()), "recognized": 0, "quarantined": 0, "events": 0}
+        rank = FILE_KIND_RANK[file_kind(path)]
+        sub = 0
+        for o in outs:
+            if o.kind in ("quarantine", "leading"):   # whole files: a leading line continues nothing
+                info["quarantined"] += o.n_lines
+                quarantine.append((path, o.line, o.reason or "continuation line with no record before it", o.raw))
+                continue
+            info["recognized"] += o.n_lines
+            if o.pattern is not None:
+                ranges.append((o.first, o.last, 1))
+            if o.kind == "fact":
+                fact = o.data
+                if fact.get("fact") == "topic_name":
+                    names[fact["topic_id"]] = fact["topic"]
+                elif fact.get("fact") == "kafka_version":
+                    versions.append(fact["version"])
+                elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is not None:
+                    kraft = True
+                    first = epochs.get(fact["epoch"])
+                    if first is None or (fact.get("base_offset") or 0) < first["source_offset"]:
+                        epochs[fact["epoch"]] = {"event_type": E.CONTROLLER_FAILOVER, "controller_epoch": fact["epoch"],
+                                                 "controller_id": fact.get("leader"), "source_file": path,
+                                                 "source_line": o.line, "source_offset": fact.get("base_offset") or 0,
+                                                 "order_ts": o.order_ts, "order_epoch": o.order_epoch, "file_rank": rank,
+                                                 "recording_broker": None, "file": path, "line": o.line, "sub": -1}
+            elif o.kind == "event":
+                info["events"] += 1
+                row = dict(o.data)
+                row.update(order_ts=o.order_ts, order_epoch=o.order_epoch, file_rank=rank, file=path, line=o.line,
+                           sub=sub, source_file=path)
+                sub += 1
+                rows.append(row)
+            if o.first is not None and o.kind == "event" and o.data.get("source_offset") is not None:
+                kraft = True
+    seen, unique = set(), []
+    for row in rows:
+        topic_id = row.pop("topic_id", None)
+        if row.get("topic") is None and topic_id is not None:
+            row["topic"] = names.get(topic_id, topic_id)
+        if row.get("source_offset") is not None:
+            key = (row["source_offset"], row["event_type"])
+            if key in seen:
+                continue
+            seen.add(key)
+        unique.append(row)
+    unique.extend(epochs.values())
+    unique.sort(key=order_key)
+    fields = set(Event._fields)
+    events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
+              if "cluster" not in row else Event(**{k: v for k, v in row.items() if k in fields and k != "seq"}, seq=i)
+              for i, row in enumerate(unique)]
+    return Ingested(events, quarantine, files, ranges, versions, kraft)
+
+
+def log_files(root: str | Path) -> list[str]:
+    root = Path(root)
+    if root.is_file():
+        return [str(root)]
+    return sorted(str(p) for p in root.rglob("*") if p.is_file() and not p.name.startswith((".", "_"))
+                  and p.name not in ("manifest.json", "README.md") and not p.name.endswith(".truth.jsonl"))

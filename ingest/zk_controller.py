@@ -1,0 +1,509 @@
+"""ZooKeeper-mode controller.log (logger `kafka.controller`) and the server.log lines that
+matter to the replay (spec kafka-log-formats §2.7, §3), 0.8.0 through 3.9.
+
+controller.log holds the controller's *inputs*: failover, broker startup/failure, controlled
+shutdown, topic and partition creation, reassignment, preferred/unclean election requests,
+topic deletion, unclean-election config. server.log holds the leaders' own ISR changes
+(`kafka.cluster.Partition`), the pre-0.11 controller election (ZookeeperLeaderElector), the
+release banner and the broker id. One `MessagePattern` per wording per range of releases;
+lines the replay does not need are rows too (builder `_none`), so they count as understood.
+
+Bodies arrive with the logIdent removed (`[Controller N]: `, `[Controller id=N] `, listener
+and state-machine prefixes, `[Partition t-0 broker=N] `, `Partition [t,0] on broker N: `,
+`[KafkaServer id=N] `). Prefixes that `ingest.prefix` does not know (`[AddPartitionsListener
+on N]: `, `[DeleteTopicsListener on N]: `, `[Topic Deletion Manager N] `, `[Kafka Server N], `,
+`[RequestSendThread controllerId=N] `) are matched inside the body, so their keyword starts
+with `[`.
+
+`last=None`: written until the end of ZooKeeper mode (3.9.x; 4.0 removed it). Rows whose body
+begins with the broker id (`1 successfully elected as ...`) use the keyword "%d", the first
+word of their format string: the catalogue must send digit-only first words there."""
+from __future__ import annotations
+
+import re
+
+from ingest.catalog import LineContext, MessagePattern
+from ingest.values import parse_int_list, parse_partition
+
+UNCLEAN = "unclean.leader.election.enable"
+
+# Partition tokens: TopicAndPartition `[t,0]` (controller <=1.0, broker <=0.10.1) and
+# TopicPartition `t-0` (the topic may contain '-': parse_partition splits on the last one).
+_TP = r"(?P<tp>\[[\w.-]+,\d+\]|[\w.-]+-\d+)"
+_INTS = r"[\d,]*"
+_IDS = r"\d[\d,]*"  # a list Kafka never prints empty
+# One `partition -> replicas` entry of a printed Scala Map: `[t,0] -> List(1, 2)` (<=1.0),
+# `t-0 -> List(1, 2)` (1.1-2.3, whatever Seq the JSON decoder built), `t-0 ->
+# ReplicaAssignment(replicas=1,2, addingReplicas=, removingReplicas=)` (2.4+). The value never
+# nests parentheses.
+_ENTRY = re.compile(r"(?<=[(\s])(?P<tp>\[[\w.-]+,\d+\]|[\w.-]+-\d+) -> (?P<v>[A-Za-z]*\([^()]*\))")
+_ASSIGNMENT = re.compile(r"ReplicaAssignment\(replicas=(?P<r>[\d,]*), addingReplicas=(?P<a>[\d,]*), "
+                         r"removingReplicas=(?P<rm>[\d,]*)\)$")
+# 2.8+ prints the topic id next to each new topic's assignment.
+_TOPIC_ID = re.compile(r"TopicIdReplicaAssignment\((?P<t>[\w.-]+),Some\((?P<id>[\w-]+)\),")
+_OLD_TP = re.compile(r"\[[\w.-]+,\d+\]")
+
+
+# --- builder helpers ------------------------------------------------------------------
+
+def _event(event_type: str, **fields) -> dict:
+    """A canonical event with only the fields the line gives (the caller fills the rest)."""
+    event = {"event_type": event_type}
+    for k, v in fields.items():
+        if v is not None:
+            event[k] = v
+    return event
+
+
+def _ints(text: str) -> list[int]:
+    """A comma-joined id list the regex already checked (`1,2,3` or empty): no collection parsing."""
+    return [int(x) for x in text.split(",")] if text else []
+
+
+def _controller(ctx: LineContext, broker: int | None = None) -> dict:
+    """The controller that logged the line, from its prefix (`[Controller id=1] `, `[Controller 1]: `,
+    `[TopicChangeListener on Controller 1]: `) or from the id the body's own prefix names."""
+    p = ctx.prefix
+    if broker is None and p.kind in ("controller", "listener"):
+        broker = p.broker
+    if broker is None:
+        return {}
+    return {"recording_broker": broker, "controller_id": broker}
+
+
+def _partition_list(text: str) -> list[tuple[str, int]]:
+    """`[t,0],[t,1]` (<=1.0) or `t-0,t-1` (1.1+), as `partitions.mkString(",")` prints them."""
+    if not text:
+        return []
+    if text.startswith("["):
+        return [parse_partition(tok) for tok in _OLD_TP.findall(text)]
+    return [parse_partition(tok) for tok in text.split(",")]
+
+
+def _replicas(value: str) -> list[int]:
+    m = _ASSIGNMENT.match(value)
+    return _ints(m["r"]) if m is not None else parse_int_list(value)
+
+
+def _none(m: re.Match, ctx: LineContext) -> list:
+    return []
+
+
+# --- builders: controller election and failover ---------------------------------------
+
+def _failover(m: re.Match, ctx: LineContext) -> list:
+    b = m.groupdict().get("b")
+    broker = int(b) if b is not None else ctx.prefix.broker
+    return [_event("ControllerFailover", controller_id=broker, controller_epoch=int(m["e"]), recording_broker=broker)]
+
+
+def _elected(m: re.Match, ctx: LineContext) -> list:
+    e = m.groupdict().get("e")
+    return [{"fact": "controller_elected", "controller_id": int(m["b"]), "controller_epoch": int(e) if e else None}]
+
+
+# --- builders: broker membership ----------------------------------------------------------
+
+def _brokers(event_type: str):
+    def build(m: re.Match, ctx: LineContext) -> list:
+        return [_event(event_type, brokers=_ints(m["b"]), **_controller(ctx))]
+    return build
+
+
+# --- builders: topics and partitions ----------------------------------------------------
+
+def _creation(event_type: str):
+    """One event per `partition -> replicas` entry of the printed assignment map."""
+    def build(m: re.Match, ctx: LineContext) -> list:
+        gd = m.groupdict()
+        ids = _controller(ctx, int(gd["b"]) if gd.get("b") else None)
+        text = m["a"]
+        out: list = [{"fact": "topic_name", "topic_id": t["id"], "topic": t["t"]} for t in _TOPIC_ID.finditer(text)]
+        for e in _ENTRY.finditer(text):
+            topic, partition = parse_partition(e["tp"])
+            out.append(_event(event_type, topic=topic, partition=partition, replicas=_replicas(e["v"]), **ids))
+        return out
+    return build
+
+
+def _deletion(m: re.Match, ctx: LineContext) -> list:
+    gd = m.groupdict()
+    ids = _controller(ctx, int(gd["b"]) if gd.get("b") else None)
+    return [_event("TopicDeletion", topic=t, **ids) for t in m["ts"].split(",") if t]
+
+
+# --- builders: reassignment and elections ---------------------------------------------------
+
+def _reassignment_old(m: re.Match, ctx: LineContext) -> list:
+    topic, partition = parse_partition(m["tp"])
+    return [_event("ReassignmentStart", topic=topic, partition=partition, replicas=_ints(m["r"]),
+                   **_controller(ctx))]
+
+
+def _reassignment_kip455(m: re.Match, ctx: LineContext) -> list:
+    """The U1 write of onPartitionReassignment: RS = TRS + ORS with adding/removing replicas.
+    With none of either, the line is the B6 write at completion, or a reassignment that only
+    reorders the replicas (it completes at once): the target is the AR it prints either way,
+    and the replay takes a target equal to the current AR as nothing to do."""
+    adding, removing = _ints(m["a"]), _ints(m["rm"])
+    topic, partition = parse_partition(m["tp"])
+    target = [r for r in _ints(m["r"]) if r not in removing]
+    return [_event("ReassignmentStart", topic=topic, partition=partition, replicas=target, **_controller(ctx))]
+
+
+def _election(m: re.Match, ctx: LineContext) -> list:
+    election_type = m.groupdict().get("type") or "PREFERRED"
+    ids = _controller(ctx)
+    return [_event("ReplicaLeaderElection", topic=t, partition=p, election_type=election_type, **ids)
+            for t, p in _partition_list(m["ps"])]
+
+
+def _unclean_logged(m: re.Match, ctx: LineContext) -> list:
+    topic, partition = parse_partition(m["tp"])
+    return [_event("UncleanElectionLogged", topic=topic, partition=partition, leader=int(m["l"]), **_controller(ctx))]
+
+
+def _unclean_enabled(m: re.Match, ctx: LineContext) -> list:
+    topic = m.groupdict().get("t")  # None: the broker-wide default
+    return [_event("ConfigChange", topic=topic, config_name=UNCLEAN, config_value="true", **_controller(ctx))]
+
+
+# --- builders: server.log -------------------------------------------------------------------
+
+def _isr_change(m: re.Match, ctx: LineContext) -> list:
+    """The leader's own ISR write; the leader is the broker of the `[Partition t-0 broker=N] `
+    prefix. Both the proposal (`Shrinking ISR ...`) and, where written, its commit (`ISR updated
+    to ...`, which adds the zkVersion) are events: the commit is the only INFO line in 2.8+
+    expansions and the shrink the only INFO line before 2.4; the replay ignores the repeat of an
+    unchanged ISR (PartitionReplay.on_isr_change)."""
+    p = ctx.prefix
+    if p.kind != "partition" or p.broker is None:
+        raise ValueError("ISR change without its [Partition t-0 broker=N] prefix: the leader is unknown")
+    gd = m.groupdict()
+    topic, partition = parse_partition(gd["tp"]) if gd.get("tp") else (p.topic, p.partition)
+    v = gd.get("v")
+    return [_event("IsrChange", topic=topic, partition=partition, leader=p.broker, isr=_ints(m["new"]),
+                   zk_version=int(v) if v is not None else None, recording_broker=p.broker)]
+
+
+def _version(m: re.Match, ctx: LineContext) -> list:
+    return [{"fact": "kafka_version", "version": m["v"]}]
+
+
+def _broker_started(m: re.Match, ctx: LineContext) -> list:
+    b = m.groupdict().get("b")
+    broker = int(b) if b is not None else (ctx.prefix.broker if ctx.prefix.kind == "server" else None)
+    return [{"fact": "broker_id", "broker": broker}] if broker is not None else []
+
+
+# --- the table --------------------------------------------------------------------------------
+
+def _row(name: str, source: str, first: str, last: str | None, keyword: str, regex: str, build=_none) -> MessagePattern:
+    return MessagePattern(name, source, first, last, keyword, re.compile(regex), build)
+
+
+KC = "KafkaController.scala"
+
+PATTERNS: tuple[MessagePattern, ...] = (
+    # §3.1 Controller election, failover, resignation ------------------------------------
+    _row("ctl.elected.leader", "ZookeeperLeaderElector.scala elect @0.8.0..@0.10.2 (server.log, no logIdent)",
+         "0.8.0", "0.10.2.2", "%d", r"(?P<b>\d+) successfully elected as leader$", _elected),
+    _row("ctl.elected", f"{KC} elect @0.11.0..@2.0", "0.11.0.0", "2.0.1", "%d",
+         r"(?P<b>\d+) successfully elected as the controller$", _elected),
+    _row("ctl.elected.epoch", f"{KC} elect @2.1..@3.9", "2.1.0", None, "%d",
+         r"(?P<b>\d+) successfully elected as the controller\. Epoch incremented to (?P<e>\d+) "
+         r"and epoch zk version is now -?\d+$", _elected),
+    _row("ctl.failover.ready.old", f"{KC} onControllerFailover @0.8.0..@0.11.0", "0.8.0", "0.11.0.3", "broker",
+         r"Broker (?P<b>\d+) is ready to serve as the new controller with epoch (?P<e>\d+)$", _failover),
+    _row("ctl.failover.ready", f"{KC} onControllerFailover @1.0..@3.9", "1.0.0", None, "ready",
+         r"Ready to serve as the new controller with epoch (?P<e>\d+)$", _failover),
+    # The rest of failover and resignation: progress, no controller input of its own.
+    _row("ctl.failover.begin.old", f"{KC} onControllerFailover @0.8.0..@0.11.0", "0.8.0", "1.0.2", "broker",
+         r"Broker \d+ (?:starting become controller state transition|resigned as the controller)$"),
+    _row("ctl.failover.epoch.old", f"{KC} incrementControllerEpoch @0.8.0..@0.11.0", "0.8.0", "1.0.2", "controller",
+         r"Controller \d+ incremented epoch to \d+$"),
+    _row("ctl.failover.epoch.read.old", f"{KC} readControllerEpochFromZookeeper @0.8.0..@0.11.0", "0.8.0", "1.0.2",
+         "initialized", r"Initialized controller epoch to \d+ and zk version \d+$"),
+    _row("ctl.failover.registering", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "registering",
+         r"Registering handlers$"),
+    _row("ctl.failover.deleting", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "deleting",
+         r"Deleting (?:log dir event|isr change) notifications$"),
+    _row("ctl.failover.initializing", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "initializing",
+         r"Initializing (?:controller context|topic deletion manager)$"),
+    _row("ctl.failover.epochs", f"{KC} initializeControllerContext @2.2..@3.9", "2.2.0", None, "initialized",
+         r"Initialized broker epochs cache: .*$"),
+    _row("ctl.failover.context", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "currently",
+         r"Currently (?:active|shutting) brokers in the cluster: .*$"),
+    _row("ctl.failover.topics", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "current",
+         r"Current list of topics in the cluster: .*$"),
+    _row("ctl.failover.fetching", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "fetching",
+         r"Fetching topic deletions in progress$"),
+    # At failover the new controller resumes deletions already requested; their start was logged
+    # ("Starting topic deletion for topics ...") by the controller that received the request.
+    _row("ctl.failover.deletions", f"{KC} fetchTopicDeletionsInProgress @0.11..@3.9", "0.8.1", None, "list",
+         r"List of topics (?:to be deleted|ineligible for deletion): .*$"),
+    _row("ctl.failover.metadata", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "sending",
+         r"Sending update metadata request$"),
+    _row("ctl.failover.scheduler", f"{KC} onControllerFailover @0.8.0..@3.9", "0.8.0", None, "starting",
+         r"[Ss]tarting the controller scheduler$"),
+    _row("ctl.failover.pending", f"{KC} fetchPendingPreferredReplicaElections, initializePartitionReassignment @0.8.0..@3.9",
+         "0.8.0", None, "partitions",
+         r"Partitions (?:undergoing preferred replica election|that completed preferred replica election|being reassigned"
+         r"|already reassigned): .*$"),
+    _row("ctl.failover.resuming", f"{KC} fetchPendingPreferredReplicaElections @0.8.0..@3.9", "0.8.0", None, "resuming",
+         r"Resuming (?:preferred replica election for partitions|reassignment of partitions): .*$"),
+    _row("ctl.failover.skipping", f"{KC} fetchPendingPreferredReplicaElections @0.8.0..@3.9", "0.8.0", None, "skipping",
+         r"Skipping preferred replica election for partitions due to topic deletion: .*$"),
+    _row("ctl.resigned", f"{KC} onControllerResignation @1.1..@3.9", "1.0.0", None, "resigned", r"Resigned$"),
+    _row("ctl.resigning", f"{KC} onControllerResignation @1.1..@3.9 (DEBUG)", "1.0.0", None, "resigning", r"Resigning$"),
+    _row("ctl.moved", f"{KC} process @1.1..@3.9", "1.0.0", None, "controller",
+         r"Controller moved to another broker when processing .*$"),
+    _row("ctl.elect.race", f"{KC} elect @0.11..@3.9; ZookeeperLeaderElector @0.8.0..@0.10.2", "0.8.0", None, "a",
+         r"A (?:controller|leader) has been elected but just resigned, this will result in another round of election$"),
+    _row("ctl.elect.other", f"{KC} elect @0.11..@3.9; ZookeeperLeaderElector @0.8.0..@0.10.2 (DEBUG)", "0.8.0", None, "broker",
+         r"Broker \d+ (?:has been elected as (?:the controller|leader), so stopping the election process\."
+         r"|was elected as (?:controller|leader) instead of broker \d+)$"),
+    _row("ctl.resign.forced", f"{KC} handleIllegalState @0.11..@3.9", "0.8.0", None, "forcing",
+         r"Forcing the controller to resign$"),
+    _row("ctl.elector.new_leader", "ZookeeperLeaderElector.scala LeaderChangeListener @0.8.0..@0.10.2 (server.log)",
+         "0.8.0", "0.10.2.2", "new", r"New leader is \d+$"),
+    _row("ctl.znode.create", "KafkaZkClient.scala registerControllerAndIncrementControllerEpoch @1.1..@3.9 (server.log)",
+         "1.1.0", None, "creating", r"Creating /controller \(is it secure\? (?:true|false)\)$"),
+    _row("ctl.znode.result", "KafkaZkClient.scala @1.1..@3.9 (server.log)", "1.1.0", None, "result",
+         r"Result of znode creation at /controller is: \w+$"),
+
+    # §3.2 Broker membership -------------------------------------------------------------------
+    _row("ctl.broker.startup", f"{KC} onBrokerStartup @0.8.0..@3.9", "0.8.0", None, "new",
+         rf"New broker startup callback for (?P<b>{_IDS})$", _brokers("BrokerStartup")),
+    _row("ctl.broker.failure", f"{KC} onBrokerFailure @0.8.0..@3.9", "0.8.0", None, "broker",
+         rf"Broker failure callback for (?P<b>{_IDS})$", _brokers("BrokerFailure")),
+    # The listener's view of /brokers/ids; the callbacks above are the controller's inputs.
+    _row("ctl.broker.listener", "ReplicaStateMachine.scala BrokerChangeListener @0.8.0..@0.10.2", "0.8.0", "0.10.2.2",
+         "broker", r"Broker change listener fired for path /brokers/ids with children .*$"),
+    _row("ctl.broker.change", f"{KC} BrokerChange @0.8.0..@2.1; processBrokerChange @2.2..@3.9", "0.8.0", None, "newly",
+         r"Newly added brokers: [\d,]*, deleted brokers: [\d,]*, (?:bounced brokers: [\d,]*, )?all live brokers: [\d,]*$"),
+    _row("ctl.broker.epochs", f"{KC} processBrokerChange @2.2..@3.9", "2.2.0", None, "updated",
+         r"Updated broker epochs cache: .*$"),
+    _row("ctl.broker.update", f"{KC} onBrokerUpdate @1.1..@3.9", "1.1.0", None, "broker",
+         r"Broker info update callback for \d+$"),
+    _row("ctl.broker.metadata", f"{KC} processBrokerModification @2.3..@3.9", "2.3.0", None, "updated",
+         r"Updated broker metadata: .* -> .*$"),
+    _row("ctl.broker.shutting_removed", f"{KC} onBrokerFailure @0.8.0..@3.9", "0.8.0", None, "removed",
+         r"Removed .* from list of shutting down brokers\.$"),
+    _row("ctl.broker.handlers", f"{KC} registerBrokerModificationsHandler @1.1..@3.9 (DEBUG)", "1.1.0", None,
+         "register", r"Register BrokerModifications handler for .*$"),
+    _row("ctl.broker.handlers.off", f"{KC} unregisterBrokerModificationsHandler @1.1..@3.9 (DEBUG)", "1.1.0", None,
+         "unregister", r"Unregister BrokerModifications handler for .*$"),
+    _row("ctl.broker.logdir", f"{KC} onBrokerLogDirFailure @1.0..@3.9", "1.0.0", None, "handling",
+         r"Handling log directory failure for brokers [\d,]*$"),
+
+    # §3.4 Controlled shutdown -----------------------------------------------------------------
+    _row("ctl.shutdown", f"{KC} shutdownBroker @0.8.0..@0.10.2; doControlledShutdown @0.11..@3.9", "0.8.0", None,
+         "shutting", r"Shutting down broker (?P<b>\d+)$", _brokers("ControlledShutdown")),
+    _row("ctl.shutdown.debug", f"{KC} doControlledShutdown @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "all",
+         r"All shutting down brokers: [\d,]*$"),
+    _row("ctl.shutdown.live", f"{KC} doControlledShutdown @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "live",
+         r"Live brokers: [\d,]*$"),
+
+    # Topic creation, partition addition ---------------------------------------------------------
+    # TopicCreation from the TopicChange line (it carries the assignment); the callback lines
+    # that follow repeat the partitions without replicas.
+    _row("ctl.topic.new", "PartitionStateMachine.scala TopicChangeListener @0.8.0..@0.10.2; "
+         f"{KC} TopicChange @0.11..@3.9", "0.8.0", None, "new",
+         r"New topics: \[[^\]]*\], deleted topics: \[[^\]]*\], new partition replica assignment \[(?P<a>.*)\]$",
+         _creation("TopicCreation")),
+    _row("ctl.topic.callback", f"{KC} onNewTopicCreation, onNewPartitionCreation @0.8.0..@3.9", "0.8.0", None, "new",
+         r"New (?:topic|partition) creation callback for .*$"),
+    _row("ctl.partition.new.listener", "PartitionStateMachine.scala AddPartitionsListener / PartitionModificationsListener "
+         "@0.8.0..@0.10.2 (logIdent `[AddPartitionsListener on N]: `; 0.8.0-0.8.1 bracket the map)", "0.8.0", "0.10.2.2",
+         "[addpartitionslistener", r"\[AddPartitionsListener on (?P<b>\d+)\]: New partitions to be added (?P<a>.*)$",
+         _creation("PartitionCreation")),
+    _row("ctl.partition.listener.quiet", "PartitionStateMachine.scala AddPartitionsListener @0.8.0..@0.10.2",
+         "0.8.0", "0.10.2.2", "[addpartitionslistener",
+         r"\[AddPartitionsListener on \d+\]: (?:Add Partition triggered |Partition modification triggered "
+         r"|Skipping adding partitions ).*$"),
+    _row("ctl.partition.new", f"{KC} PartitionModifications @0.11..@3.9", "0.11.0.0", None, "new",
+         r"New partitions to be added (?P<a>.*)$", _creation("PartitionCreation")),
+    _row("ctl.partition.skipping", f"{KC} processPartitionModifications @0.11..@3.9", "0.11.0.0", None, "skipping",
+         r"Skipping adding partitions [\d,]* for topic \S+ since it is currently being deleted$"),
+    _row("ctl.partition.restoring", f"{KC} processPartitionModifications @2.4..@3.9", "1.1.0", None, "restoring",
+         r"Restoring the partition replica assignment for topic \S+$"),
+    _row("ctl.partition.ignoring", f"{KC} processPartitionModifications @2.4..@3.9", "1.1.0", None, "ignoring",
+         r"Ignoring partition change during topic deletion as no new partitions are added$"),
+
+    # §3.3 Reassignment --------------------------------------------------------------------------
+    _row("ctl.reassign.handling", f"{KC} initiateReassignReplicasForTopicPartition @0.8.0..@2.3", "0.8.0", "2.3.1",
+         "handling", rf"Handling reassignment of partition {_TP} to new replicas (?P<r>{_IDS})$", _reassignment_old),
+    # KIP-455: the start is the U1 write (INFO); its DEBUG twin "Updating assignment of
+    # partition ... from ... to ..." repeats it.
+    _row("ctl.reassign.updated", f"{KC} updateReplicaAssignmentForPartition @2.4..@3.9", "2.4.0", None, "successfully",
+         rf"Successfully updated assignment of partition {_TP} to ReplicaAssignment\(replicas=(?P<r>{_IDS}), "
+         rf"addingReplicas=(?P<a>{_INTS}), removingReplicas=(?P<rm>{_INTS})\)$", _reassignment_kip455),
+    _row("ctl.reassign.updating", f"{KC} updateCurrentReassignment @2.4..@3.9 (DEBUG)", "2.4.0", None, "updating",
+         rf"Updating assignment of partition {_TP} from ReplicaAssignment\(.*\) to ReplicaAssignment\(.*\)$"),
+    _row("ctl.reassign.waiting", f"{KC} onPartitionReassignment @0.8.0..@2.3", "0.8.0", "2.3.1", "new",
+         r"New replicas [\d,]* for partition \S+ being reassigned not yet caught up with the leader$"),
+    _row("ctl.reassign.waiting2", f"{KC} onPartitionReassignment @0.8.0..@2.3", "0.8.0", "2.3.1", "waiting",
+         r"Waiting for new replicas [\d,]* for partition \S+ being reassigned to catch up with the leader$"),
+    _row("ctl.reassign.assigned", f"{KC} updateAssignedReplicasForPartition @0.8.0..@2.3", "0.8.0", "2.3.1", "updated",
+         r"Updated assigned replicas for partition \S+ being reassigned to [\d,]* ?$"),
+    _row("ctl.reassign.epoch", f"{KC} updateLeaderEpoch @0.11..@3.9", "0.8.0", None, "updated",
+         r"Updated leader epoch for partition \S+ to \d+$"),
+    _row("ctl.reassign.removed", f"{KC} onPartitionReassignment @0.8.0..@2.2", "0.8.0", "2.2.2", "removed",
+         r"Removed partition \S+ from the list of reassigned partitions in zookeeper$"),
+    _row("ctl.reassign.removing", f"{KC} removePartitionsFromReassignedPartitions @2.3, maybeRemoveFromZkReassignment @2.4..@3.9",
+         "2.0.0", None, "removing", r"Removing partitions .* from the list of reassigned partitions in zookeeper$"),
+    _row("ctl.reassign.done", f"{KC} @2.3..@3.9", "2.0.0", None, "no",
+         r"No more partitions need to be reassigned\. Deleting zk path /admin/reassign_partitions$"),
+    _row("ctl.reassign.leader", f"{KC} moveReassignedPartitionLeaderIfRequired @0.8.0..@3.9", "0.8.0", None, "leader",
+         r"Leader -?\d+ for partition \S+ being reassigned, is (?:not in the new list of replicas [\d,]*\. Re-electing leader"
+         r"|already in the new list of replicas [\d,]* (?:and is alive|but is dead))$"),
+    _row("ctl.reassign.caught_up", f"{KC} processPartitionReassignmentIsrChange @2.4..@3.9", "2.4.0", None, "target",
+         r"Target replicas .* have all caught up with the leader for reassigning partition \S+$"),
+    _row("ctl.reassign.failed", f"{KC} processZkPartitionReassignment @2.4..@3.9", "2.4.0", None, "failed",
+         r"Failed reassignment through zk with the following errors: .*$"),
+    _row("ctl.reassign.skipping", f"{KC} maybeTriggerPartitionReassignment @2.3..@3.9", "2.0.0", None, "skipping",
+         r"Skipping reassignment of \S+ since the topic is currently being deleted$"),
+    _row("ctl.reassign.already", f"{KC} maybeTriggerPartitionReassignment @2.3 (an exception message before)",
+         "1.1.0", "2.3.1", "partition",
+         r"Partition \S+ to be reassigned is already assigned to replicas [\d,]*\. "
+         r"Ignoring request for partition reassignment\.?$"),
+    _row("ctl.reassign.error", f"{KC} @0.8.0..@3.9", "0.8.0", None, "error",
+         r"Error completing reassignment of partition \S+.*$"),
+
+    # §3.4 Preferred / unclean election requests ------------------------------------------------
+    _row("ctl.election.preferred", f"{KC} onPreferredReplicaElection @0.8.0..@2.3", "0.8.0", "2.3.1", "starting",
+         r"Starting preferred replica leader election for partitions ?(?P<ps>\S*)$", _election),
+    _row("ctl.election.start", f"{KC} onReplicaElection @2.4..@3.9", "2.4.0", None, "starting",
+         r"Starting replica leader election \((?P<type>PREFERRED|UNCLEAN)\) for partitions (?P<ps>\S*) triggered by \w+$",
+         _election),
+    _row("ctl.election.auto", f"{KC} processAutoPreferredReplicaLeaderElection @2.3..@3.9", "1.1.0", None, "processing",
+         r"Processing automatic preferred replica leader election$"),
+    _row("ctl.election.check", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.0..@3.9 (TRACE)", "0.8.0", None, "checking",
+         r"Checking need to trigger auto leader balancing$"),
+    _row("ctl.election.ratio", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.0..@3.9 (TRACE)", "0.8.0", None, "leader",
+         r"[Ll]eader imbalance ratio for broker \d+ is [\d.E-]+$"),
+    _row("ctl.election.completed", f"{KC} removePartitionsFromPreferredReplicaElection @0.8.0..@3.9", "0.8.0", None,
+         "partition", r"Partition \S+ (?:completed preferred replica leader election\. New leader is \d+"
+         r"|failed to complete preferred replica leader election(?: to \d+\. Leader is still|\. Leader is) -?\d+)$"),
+    _row("ctl.election.error", f"{KC} onPreferredReplicaElection @0.11..@2.3, onReplicaElection @2.4..@3.9", "0.8.0", None,
+         "error", r"Error completing (?:preferred )?replica leader election .*$"),
+    _row("ctl.election.skipping", f"{KC} processReplicaLeaderElection @2.4..@3.9", "2.4.0", None, "skipping",
+         r"Skipping replica leader election \((?:PREFERRED|UNCLEAN)\) for partitions? .*$"),
+    _row("ctl.election.selector", "PartitionLeaderSelector.scala PreferredReplicaPartitionLeaderSelector @0.8.0..@1.0",
+         "0.8.0", "1.0.2", "current",
+         r"Current leader \d+ for partition \S+ is not the preferred replica\. "
+         r"(?:Trigerring|Triggering) preferred replica leader election$"),
+
+    # Topic deletion ----------------------------------------------------------------------------
+    _row("ctl.deletion.start.listener", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.2", "0.8.1", "0.10.2.2",
+         "[deletetopicslistener", r"\[DeleteTopicsListener on (?P<b>\d+)\]: Starting topic deletion for topics (?P<ts>\S+)$",
+         _deletion),
+    _row("ctl.deletion.listener.quiet", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.2", "0.8.1", "0.10.2.2",
+         "[deletetopicslistener",
+         r"\[DeleteTopicsListener on \d+\]: (?:Delete topics listener fired for topics "
+         r"|Ignoring request to delete non-existing topics "
+         r"|Removing .* since delete topic is disabled).*$"),
+    # Logged again, for every topic still queued, each time /admin/delete_topics changes: the
+    # replay treats a repeat for a topic already being deleted as nothing new.
+    _row("ctl.deletion.start", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "starting",
+         r"Starting topic deletion for topics (?P<ts>\S+)$", _deletion),
+    _row("ctl.deletion.fired", f"{KC} TopicDeletion @0.11..@3.9 (DEBUG)", "0.11.0.0", None, "delete",
+         r"Delete topics listener fired for topics .* to be deleted$"),
+    _row("ctl.deletion.ignoring", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "ignoring",
+         r"Ignoring request to delete non-existing topics .*$"),
+    _row("ctl.deletion.disabled", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "removing",
+         r"Removing .* since delete topic is disabled$"),
+    _row("ctl.deletion.resume", f"{KC} onBrokerStartup @0.8.1..@3.9", "0.8.1", None, "some",
+         r"Some replicas .* for topics scheduled for deletion .* are on the newly restarted brokers .*\. "
+         r"Signaling restart of topic deletion for these topics$"),
+    # TopicDeletionManager: progress of deletions already started (logIdent unknown to prefix.py).
+    _row("ctl.deletion.manager", "TopicDeletionManager.scala @0.8.1..@3.9 (logIdent `[Topic Deletion Manager N], ` <=2.0, "
+         "`[Topic Deletion Manager N] ` after)", "0.8.1", None, "[topic", r"\[Topic Deletion Manager \d+\],? \S.*$"),
+
+    # §3.5 Unclean leader election --------------------------------------------------------------
+    _row("ctl.unclean.logged", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0", "0.8.0", "1.0.2",
+         "no", rf"No broker in ISR is alive for {_TP}\. Elect leader (?P<l>\d+) from live brokers [\d,]*\. "
+         r"There's potential data loss\.$", _unclean_logged),
+    _row("ctl.unclean.selected", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0", "0.8.0", "1.0.2",
+         "selected", r"Selected new leader and ISR .* for offline partition \S+$"),
+    _row("ctl.unclean.clean", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0 (DEBUG)",
+         "0.8.0", "1.0.2", "some", r"Some broker in ISR is alive for \S+\. Select \d+ from ISR [\d,]* to be the leader\.$"),
+    _row("ctl.unclean.retaining", f"{KC} removeReplicaFromIsr @0.11", "0.8.0", None, "retaining",
+         r"Retaining last ISR \d+ of partition \S+ since unclean leader election is disabled$"),
+    _row("ctl.isr.removed", f"{KC} removeReplicaFromIsr @0.11 (the decision is in state-change.log)", "0.8.0", "1.0.2", "new",
+         r"New leader and ISR for partition \S+ is .*$"),
+    _row("ctl.unclean.default", f"{KC} processUncleanLeaderElectionEnable @2.3..@3.9", "1.1.0", None, "unclean",
+         r"Unclean leader election has been enabled by default$", _unclean_enabled),
+    _row("ctl.unclean.topic", f"{KC} processTopicUncleanLeaderElectionEnable @2.3..@3.9", "1.1.0", None, "unclean",
+         r"Unclean leader election has been enabled for topic (?P<t>\S+)$", _unclean_enabled),
+
+    # Controller threads and state machines in controller.log (their decisions are in state-change.log)
+    _row("ctl.thread.request", "ControllerChannelManager.scala RequestSendThread @1.1..@3.9 (logIdent unknown to prefix.py)",
+         "1.0.0", None, "[requestsendthread",
+         r"\[RequestSendThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed"
+         r"|Controller \d+ connected to .* for sending state change requests)$"),
+    _row("ctl.thread.events", "ControllerEventManager.scala ControllerEventThread @1.1..@3.9", "1.0.0", None,
+         "[controllereventthread",
+         r"\[ControllerEventThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed)$"),
+    _row("ctl.channel.connect", "ControllerChannelManager.scala addNewBroker @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "controller",
+         r"Controller \d+ trying to connect to broker \d+$"),
+    _row("ctl.sm.invoking", "PartitionStateMachine.scala / ReplicaStateMachine.scala handleStateChanges @0.8.0..@0.11",
+         "0.8.0", "1.0.2", "invoking", r"Invoking state change to \w+ for (?:partitions|replicas) .*$"),
+    _row("ctl.sm.started", "PartitionStateMachine.scala / ReplicaStateMachine.scala startup @0.8.0..@3.9", "0.8.0", None,
+         "started", r"Started (?:partition|replica) state machine with initial state -> .*$"),
+    _row("ctl.sm.stopped", "PartitionStateMachine.scala / ReplicaStateMachine.scala shutdown @0.8.0..@3.9", "0.8.0", None,
+         "stopped", r"Stopped (?:partition|replica) state machine$"),
+    _row("ctl.sm.initializing", "ZkPartitionStateMachine / ZkReplicaStateMachine startup @1.1..@3.9", "1.1.0", None,
+         "initializing", r"Initializing (?:partition|replica) state$"),
+    _row("ctl.sm.triggering", "ZkPartitionStateMachine / ZkReplicaStateMachine startup @1.1..@3.9", "1.1.0", None,
+         "triggering", r"Triggering (?:online|offline) (?:partition|replica) state changes$"),
+    _row("ctl.sm.retrying", "PartitionStateMachine.scala doElectLeaderForPartitions @2.4..@3.9", "2.4.0", None, "retrying",
+         r"Retrying leader election with strategy .* for partitions .*$"),
+
+    # §2.7 ISR changes by partition leaders (server.log, kafka.cluster.Partition) -----------------
+    _row("srv.isr.shrink.old", "Partition.scala maybeShrinkIsr @0.8.0..@0.10.2 (prefix `Partition [t,0] on broker N: `)",
+         "0.8.0", "0.10.2.2", "shrinking",
+         rf"Shrinking ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+    _row("srv.isr.expand.old", "Partition.scala maybeExpandIsr @0.8.0..@0.10.2 (`[t,0]`, `t-0` in 0.10.2)",
+         "0.8.0", "0.10.2.2", "expanding",
+         rf"Expanding ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+    _row("srv.isr.shrink", "Partition.scala maybeShrinkIsr @0.11..@2.1", "0.11.0.0", "2.1.1", "shrinking",
+         rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+    # 2.7+ with AlterIsr this is the leader's proposal; its commit is the "version updated" row.
+    _row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
+         rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})\. Leader: \(highWatermark: -?\d+, endOffset: -?\d+\)\. "
+         r"Out of sync replicas: .*$", _isr_change),
+    _row("srv.isr.expand", "Partition.scala maybeExpandIsr @0.11..@2.6, expandIsrWithZk @2.7", "0.11.0.0", "2.7.2",
+         "expanding", rf"Expanding ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+    _row("srv.isr.updated.zk", "Partition.scala updateIsr @0.8.0..@2.3 (TRACE), maybeUpdateIsrAndVersion @2.4..@2.7 (INFO)",
+         "0.8.0", "2.7.2", "isr", rf"ISR updated to \[(?P<new>{_IDS})\] and zkVersion updated to \[(?P<v>\d+)\]$", _isr_change),
+    _row("srv.isr.updated", "Partition.scala handleAlterIsrResponse @2.7..@2.8 (`[V]`), handleAlterPartitionResponse @3.0..@3.9 "
+         "(`V`, `(under-min-isr)` in later 3.x)", "2.7.0", None, "isr",
+         rf"ISR updated to (?P<new>{_IDS}) +(?:\(under-min-isr\) )?and version updated to \[?(?P<v>\d+)\]?$", _isr_change),
+    # The leader's ZK write failed (another writer bumped the zkVersion, e.g. the controller after
+    # a leader change) or the controller rejected the proposal: the ISR did not change. The
+    # "Shrinking/Expanding ISR" event just before it was a proposal that did not commit.
+    _row("srv.isr.stale", "Partition.scala updateIsr @0.8.0..@2.3 (`[%d]`), maybeUpdateIsrAndVersion @2.4..@2.7", "0.8.0",
+         "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$"),
+    _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.7..@2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
+         "2.7.0", None, "failed", r"Failed to update ISR to .*$"),
+
+    # server.log: release banner, broker id ------------------------------------------------------
+    _row("srv.version.old", "AppInfoParser.java AppInfo @0.8.2..@2.1", "0.8.2.0", "2.1.1", "kafka",
+         r"Kafka version : (?P<v>\S+)$", _version),
+    _row("srv.version", "AppInfoParser.java AppInfo @2.2..@3.9", "2.2.0", None, "kafka", r"Kafka version: (?P<v>\S+)$", _version),
+    _row("srv.version.more", "AppInfoParser.java AppInfo @0.8.2..@3.9", "0.8.2.0", None, "kafka",
+         r"Kafka (?:commitId ?: \S+|startTimeMs: \d+)$"),
+    _row("srv.started.old", "KafkaServer.scala startup @0.8.0..@0.11 (logIdent `[Kafka Server N], `)", "0.8.0", "0.11.0.3",
+         "[kafka", r"\[Kafka Server (?P<b>\d+)\], started$", _broker_started),
+    _row("srv.lifecycle.old", "KafkaServer.scala @0.8.0..@0.11", "0.8.0", "0.11.0.3", "[kafka",
+         r"\[Kafka Server -?\d+\], (?:starting|shutting down|shut down completed)$"),
+    _row("srv.started", "KafkaServer.scala startup @1.0..@3.9 (logIdent `[KafkaServer id=N] `)", "1.0.0", None, "started",
+         r"started$", _broker_started),
+    _row("srv.lifecycle", "KafkaServer.scala @1.0..@3.9", "1.0.0", None, "shutting", r"shutting down$"),
+    _row("srv.lifecycle.done", "KafkaServer.scala @1.0..@3.9", "1.0.0", None, "shut", r"shut down completed$"),
+    _row("srv.topic.creating", "AdminZkClient.scala createTopicWithAssignment @1.1..@3.9 (the request; the controller's "
+         "\"New topics\" line is the input)", "1.1.0", None, "creating",
+         r"Creating topic \S+ with configuration .* and initial partition assignment .*$"),
+)

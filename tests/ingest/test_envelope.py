@@ -1,0 +1,136 @@
+"""Envelopes (spec kafka-log-formats §1): every layout and wrapper users have, gluing of
+continuation lines, hand-wrapped heads, and zoneless timestamps."""
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from ingest.envelope import Clock, Record, Unparsed, assemble, parse_head, unwrap
+from ingest.lines import broker_from_text, file_kind
+
+MSG = "[Controller id=1 epoch=7] Changed partition t-0 from OfflinePartition to OnlinePartition with state LeaderAndIsr(leader=2, leaderEpoch=5, isr=List(2), zkVersion=7)"
+
+LAYOUT_CASES = [
+    # (id, line, layout, ts, level, logger)
+    ("stock 0.8.0-3.9 log4j.properties", f"[2024-05-01 13:00:00,123] TRACE {MSG} (state.change.logger)",
+     "stock", "2024-05-01 13:00:00,123", "TRACE", "state.change.logger"),
+    ("stock, inner class logger", "[2016-08-02 05:38:11,001] INFO [BrokerChangeListener on Controller 0]: Broker change listener fired (kafka.controller.ReplicaStateMachine$BrokerChangeListener)",
+     "stock", "2016-08-02 05:38:11,001", "INFO", "kafka.controller.ReplicaStateMachine$BrokerChangeListener"),
+    ("Kafka test layout (%c:%L)", "[2023-01-01 00:00:00,000] INFO x (org.apache.kafka.metadata.migration.KRaftMigrationDriver:615)",
+     "stock", "2023-01-01 00:00:00,000", "INFO", "org.apache.kafka.metadata.migration.KRaftMigrationDriver"),
+    ("strimzi %d{ISO8601} %p %m (%c) [%t]", f"2020-03-23 21:38:24,484 TRACE {MSG} (state.change.logger) [controller-event-thread]",
+     "strimzi", "2020-03-23 21:38:24,484", "TRACE", "state.change.logger"),
+    ("embedded in an application's log4j", "2016-08-02 05:38:11 INFO  PartitionStateMachine:68 - [Partition state machine on Controller 0]: Started partition state machine",
+     "embedded", "2016-08-02 05:38:11", "INFO", "PartitionStateMachine"),
+]
+
+
+@pytest.mark.parametrize("case", LAYOUT_CASES, ids=[c[0] for c in LAYOUT_CASES])
+def test_layouts(case):
+    _, line, layout, ts, level, logger = case
+    head = parse_head(line)
+    assert head is not None and (head.layout, head.ts, head.level, head.logger) == (layout, ts, level, logger)
+
+
+WRAPPED = f"[2024-05-01 13:00:00,123] TRACE {MSG} (state.change.logger)"
+WRAPPER_CASES = [
+    ("docker compose logs", f"broker1   | {WRAPPED}", "broker1"),
+    ("docker compose logs -t", f"broker1   | 2020-09-22T06:34:31.523787776Z {WRAPPED}", "broker1"),
+    ("docker logs -t", f"2020-09-22T06:34:31.523787776Z {WRAPPED}", None),
+    ("kubectl logs --prefix", f"[pod/kafka-0/kafka] {WRAPPED}", "kafka-0/kafka"),
+    ("test harness STDOUT echo", f"07:08:49,859  INFO || - [DockerizedKafkaTestSupport] container - STDOUT: {WRAPPED}", None),
+    ("docker json-file driver", '{"log":"' + WRAPPED.replace('"', '\\"') + '\\n","stream":"stdout","time":"2024-05-01T13:00:00.1Z"}', None),
+]
+
+
+@pytest.mark.parametrize("case", WRAPPER_CASES, ids=[c[0] for c in WRAPPER_CASES])
+def test_wrappers_are_peeled(case):
+    _, line, tag = case
+    got_tag, text = unwrap(line)
+    assert (got_tag, text) == (tag, WRAPPED)
+    assert parse_head(text).message == MSG
+
+
+def test_stack_trace_is_glued_to_its_error_record():
+    lines = [
+        "[2024-05-01 13:00:00,124] ERROR [Controller id=1 epoch=7] Controller 1 epoch 7 failed to change state for partition t-0 from NonExistentPartition to OnlinePartition (state.change.logger)",
+        "java.lang.IllegalStateException: Partition t-0 should be in one of NewPartition,OnlinePartition,OfflinePartition states before moving to OnlinePartition state. Instead it is in NonExistentPartition state",
+        "\tat kafka.controller.ZkPartitionStateMachine.logInvalidTransition(PartitionStateMachine.scala:427)",
+        "Caused by: java.lang.RuntimeException: x",
+        "\t... 22 more",
+        "[2024-05-01 13:00:00,125] INFO next (kafka.controller.KafkaController)",
+    ]
+    out = list(assemble(enumerate(lines, 1)))
+    assert [type(r) for r in out] == [Record, Record]
+    assert out[0].lines == 5 and out[0].continuation.startswith("java.lang.IllegalStateException: Partition t-0 should be")
+    assert out[0].raw == "\n".join(lines[:5])
+    assert (out[1].line, out[1].lines) == (6, 1)
+
+
+def test_hand_wrapped_head_is_rejoined_even_inside_a_token():
+    lines = ["[2024-05-01 13:00:01,000] INFO [Controller id=1] Broker failure callback for 3 (state.change.l", "ogger)"]
+    out = list(assemble(enumerate(lines, 1)))
+    assert len(out) == 1 and out[0].message == "[Controller id=1] Broker failure callback for 3" and out[0].lines == 2
+
+
+def test_a_head_that_never_completes_is_unparsed_with_its_lines():
+    lines = ["[2024-05-01 13:00:01,000] INFO [Controller id=1] Broker failure callback for 3 (state.chan"]
+    out = list(assemble(enumerate(lines, 1)))
+    assert len(out) == 1 and isinstance(out[0], Unparsed) and "truncated" in out[0].reason
+
+
+def test_interleaved_streams_keep_their_own_records():
+    lines = [
+        "broker1 | [2024-05-01 13:00:00,001] ERROR [Controller id=1 epoch=1] boom (state.change.logger)",
+        "broker2 | [2024-05-01 13:00:00,002] INFO [Broker id=2] hello (state.change.logger)",
+        "broker1 | java.lang.IllegalStateException: bad",
+        "broker2 | \tat x.y(Z.scala:1)",
+    ]
+    out = {r.tag: r for r in assemble(enumerate(lines, 1))}
+    assert out["broker1"].continuation == "java.lang.IllegalStateException: bad" and out["broker1"].lines == 2
+    assert out["broker2"].continuation == "\tat x.y(Z.scala:1)"
+
+
+def test_garbage_and_orphan_continuations_are_unparsed():
+    out = list(assemble(enumerate(["\tat orphan.frame(X.java:1)", "complete garbage", ""], 1)))
+    assert sorted((r.line, r.reason.split(":")[0]) for r in out) == [
+        (1, "continuation line with no record before it"), (2, "no log4j envelope")]
+
+
+def test_kafka_dump_log_lines_are_records_without_envelope():
+    line = "baseOffset: 0 lastOffset: 0 count: 1 baseSequence: -1 lastSequence: -1 producerId: -1"
+    (r,) = assemble([(1, line)])
+    assert r.head is None and r.message == line
+
+
+def test_clock_is_zoneless_until_told():
+    assert Clock().ms("2024-05-01 13:00:00,123") == 1714568400123
+    # Berlin is UTC+2 in May: the same wall clock is two hours earlier in UTC.
+    assert Clock("Europe/Berlin").ms("2024-05-01 13:00:00,123") == 1714568400123 - 2 * 3600 * 1000
+    assert Clock().ms("2016-08-02 05:38:11") == 1470116291000   # embedded layout: no millis
+    assert Clock().ms("2024-13-45 99:00:00,000") is None
+
+
+@pytest.mark.parametrize("path,kind", [
+    ("/logs/broker-1/state-change.log", "state-change"), ("/l/state-change.log.2024-05-01-13", "state-change"),
+    ("/l/state-change.log.2024-05-01-13.gz", "state-change"), ("/l/controller.log.2020-03-26-11", "controller"),
+    ("/l/server.log", "server"), ("/l/00000000000000000000.log.txt", "kraft-dump"),
+    ("/l/cluster_metadata_dump.txt", "kraft-dump"), ("/l/app.log", "unknown")])
+def test_file_kind_from_name(path, kind):
+    assert file_kind(path) == kind
+
+
+@pytest.mark.parametrize("text,broker", [
+    ("/logs/broker-1/state-change.log", 1), ("/x/kafka_2/controller.log", 2), ("/x/node3/server.log", 3),
+    ("file:/data/kafka-2.4.1/broker-12/server.log", 12), ("broker1", 1), ("/x/logs/server.log", None)])
+def test_broker_from_path(text, broker):
+    assert broker_from_text(text) == broker
+
+
+def test_gzip_rotation_is_text_to_spark(tmp_path):
+    # Spark's text source decompresses by the .gz suffix; the name still says the kind.
+    p = tmp_path / "state-change.log.2024-05-01-13.gz"
+    with gzip.open(p, "wt") as f:
+        f.write(WRAPPED + "\n")
+    assert file_kind(str(p)) == "state-change"

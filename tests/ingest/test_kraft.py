@@ -1,0 +1,454 @@
+"""KRaft metadata-log dumps (`kafka-dump-log.sh --cluster-metadata-decoder`) and KRaft
+controller log lines (ingest.kraft). Every line is labelled with the Kafka release whose
+source (DumpLogSegments, the metadata record schemas, ReplicationControlManager, ...) it
+follows; lines marked "real" are copied from published output of that release."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest import kraft
+from ingest.catalog import LineContext, index, match_message
+from ingest.prefix import NO_PREFIX, strip_prefix
+
+TABLE = index(kraft.PATTERNS)
+DUMP = LineContext(None, None, NO_PREFIX, "", "kraft-dump")
+FIXTURES = Path(__file__).parent / "fixtures" / "kraft"
+TID = "K16VvIw3TLmaYnQ6XjK4PQ"
+
+
+def dump(line: str):
+    return match_message(line, DUMP, TABLE)
+
+
+def dump_events(line: str) -> list:
+    matched = dump(line)
+    assert matched is not None, line
+    return matched[1]
+
+
+def controller(message: str, level: str = "INFO"):
+    prefix, body = strip_prefix(message)
+    return match_message(body, LineContext(level, "org.apache.kafka.controller.QuorumController", prefix, "", "controller"), TABLE)
+
+
+# ------------------------------------------------------------------ expected values
+
+def raft(epoch, base):
+    return {"fact": "raft_epoch", "epoch": epoch, "leader": None, "base_offset": base}
+
+
+def topic_name(topic="orders", topic_id=TID):
+    return {"fact": "topic_name", "topic_id": topic_id, "topic": topic}
+
+
+def broker(event_type, broker_id, offset=None, time=None):
+    e = {"event_type": event_type, "brokers": [broker_id]}
+    return e | where(offset, time)
+
+
+def where(offset, time):
+    return ({} if offset is None else {"source_offset": offset}) | ({} if time is None else {"event_time_ms": time})
+
+
+def partition_record(p, replicas, offset=None, time=None, topic_id=TID, state="RECOVERED", epoch=0):
+    return {"event_type": "PartitionRecord", "topic_id": topic_id, "partition": p, "replicas": replicas,
+            "isr": replicas, "leader": replicas[0], "leader_epoch": epoch, "zk_version": epoch,
+            "leader_recovery_state": state} | where(offset, time)
+
+
+def change(p, offset=None, time=None, topic_id=TID, **fields):
+    return {"event_type": "PartitionChangeRecord", "topic_id": topic_id, "partition": p, **fields} | where(offset, time)
+
+
+def unclean_config(topic, value, offset=None, time=None):
+    # None (override removed, or a broker-wide default) is left out, as for every event field
+    e = {"event_type": "ConfigChange", "config_name": "unclean.leader.election.enable"}
+    return e | ({} if value is None else {"config_value": value}) | ({} if topic is None else {"topic": topic}) | where(offset, time)
+
+
+# ------------------------------------------------------------------ single dump lines
+
+README_28 = "2.8.0 (real: config/kraft/README.md, --skip-record-metadata)"
+STRIMZI_37 = "3.7.0 (real: strimzi.io KRaft blog dump)"
+PR_19729 = "4.0.x (real: PR #19729 'Before' output)"
+
+DUMP_LINES = [
+    # -- file headers
+    ("2.8.0", "Dumping /tmp/kraft-combined-logs/__cluster_metadata-0/00000000000000000000.log", []),
+    ("2.8.0", "Starting offset: 0", []),
+    ("3.3.0", "Log starting offset: 0", []),
+    ("3.3.0", "Snapshot end offset: 4023, epoch: 7", []),
+    ("3.3.0", "KRaft bootstrap snapshot", []),
+    ("2.8.0", "Found 42 invalid bytes at the end of 00000000000000000000.log", []),
+    # -- batch lines
+    (README_28, "baseOffset: 0 lastOffset: 0 count: 1 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
+     "partitionLeaderEpoch: 1 isTransactional: false isControl: true position: 0 CreateTime: 1614382631640 size: 89 "
+     "magic: 2 compresscodec: NONE crc: 1438115474 isvalid: true", [raft(1, 0)]),
+    (README_28, "baseOffset: 7 lastOffset: 8 count: 2 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
+     "partitionLeaderEpoch: 2 isTransactional: false isControl: false position: 701 CreateTime: 1614382712158 size: 159 "
+     "magic: 2 compresscodec: NONE crc: 3726758683 isvalid: true", [raft(2, 7)]),
+    (PR_19729, "baseOffset: 0 lastOffset: 2 count: 3 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
+     "partitionLeaderEpoch: 1 isTransactional: false isControl: true deleteHorizonMs: OptionalLong.empty position: 0 "
+     "CreateTime: 1747299887693 size: 174 magic: 2 compresscodec: none crc: 3714449884 isvalid: true", [raft(1, 0)]),
+    # -- --skip-record-metadata (Scala: leading space; a control record prints an empty line)
+    (README_28, "", []),
+    (README_28, ' payload: {"type":"REGISTER_BROKER_RECORD","version":0,"data":{"brokerId":1,"incarnationId":'
+     '"P3UFsWoNR-erL9PK98YLsA","brokerEpoch":0,"endPoints":[{"name":"PLAINTEXT","host":"localhost","port":9092,'
+     '"securityProtocol":0}],"features":[],"rack":null}}', [broker("BrokerFailure", 1)]),
+    (README_28, ' payload: {"type":"UNFENCE_BROKER_RECORD","version":0,"data":{"id":1,"epoch":0}}', [broker("BrokerStartup", 1)]),
+    (README_28, ' payload: {"type":"FENCE_BROKER_RECORD","version":0,"data":{"id":1,"epoch":0}}', [broker("BrokerFailure", 1)]),
+    (README_28, ' payload: {"type":"TOPIC_RECORD","version":0,"data":{"name":"foo","topicId":"5zoAlv-xEh9xRANKXt1Lbg"}}',
+     [topic_name("foo", "5zoAlv-xEh9xRANKXt1Lbg")]),
+    (README_28, ' payload: {"type":"PARTITION_RECORD","version":0,"data":{"partitionId":0,"topicId":"5zoAlv-xEh9xRANKXt1Lbg",'
+     '"replicas":[1],"isr":[1],"removingReplicas":null,"addingReplicas":null,"leader":1,"leaderEpoch":0,"partitionEpoch":0}}',
+     [partition_record(0, [1], topic_id="5zoAlv-xEh9xRANKXt1Lbg")]),
+    ("2.8.0 (real: translated README paste, leading space lost)",
+     'payload: {"type":"UNFENCE_BROKER_RECORD","version":0,"data":{"id":1,"epoch":0}}', [broker("BrokerStartup", 1)]),
+    ("tools DumpLogSegments.java (2026 trunk)", '| payload: {"type":"FENCE_BROKER_RECORD","version":0,"data":{"id":2,"epoch":9}}',
+     [broker("BrokerFailure", 2)]),
+    # -- 3.0+ record lines
+    (STRIMZI_37, '| offset: 53 CreateTime: 1710772983743 keySize: -1 valueSize: 308 sequence: -1 headerKeys: [] payload: '
+     '{"type":"REGISTER_BROKER_RECORD","version":3,"data":{"brokerId":3,"isMigratingZkBroker":false,"incarnationId":'
+     '"5TICkSDlQOGOHY-sn-TtDw","brokerEpoch":53,"endPoints":[{"name":"REPLICATION-9091","host":'
+     '"my-cluster-broker-3.my-cluster-kafka-brokers.kafka.svc","port":9091,"securityProtocol":1},{"name":"PLAIN-9092",'
+     '"host":"my-cluster-broker-3.my-cluster-kafka-brokers.kafka.svc","port":9092,"securityProtocol":0},{"name":"TLS-9093",'
+     '"host":"my-cluster-broker-3.my-cluster-kafka-brokers.kafka.svc","port":9093,"securityProtocol":1}],"features":'
+     '[{"name":"metadata.version","minSupportedVersion":1,"maxSupportedVersion":19}],"rack":null,"fenced":true,'
+     '"inControlledShutdown":false,"logDirs":["uHY7hO6-42Q7O4k0zLMmtg"]}}',
+     [broker("BrokerFailure", 3, 53, 1710772983743)]),
+    (STRIMZI_37, '| offset: 3004 CreateTime: 1710774451597 keySize: -1 valueSize: 29 sequence: -1 headerKeys: [] payload: '
+     '{"type":"TOPIC_RECORD","version":0,"data":{"name":"my-topic","topicId":"xOxBrcYuSRWgtFuZIBiXIA"}}',
+     [topic_name("my-topic", "xOxBrcYuSRWgtFuZIBiXIA")]),
+    (STRIMZI_37, '| offset: 3005 CreateTime: 1710774451597 keySize: -1 valueSize: 34 sequence: -1 headerKeys: [] payload: '
+     '{"type":"CONFIG_RECORD","version":0,"data":{"resourceType":2,"resourceName":"my-topic","name":"retention.ms","value":"100000"}}',
+     []),
+    (STRIMZI_37, '| offset: 3007 CreateTime: 1710774451597 keySize: -1 valueSize: 113 sequence: -1 headerKeys: [] payload: '
+     '{"type":"PARTITION_RECORD","version":1,"data":{"partitionId":1,"topicId":"xOxBrcYuSRWgtFuZIBiXIA","replicas":[3,4,5],'
+     '"isr":[3,4,5],"removingReplicas":[],"addingReplicas":[],"leader":3,"leaderEpoch":0,"partitionEpoch":0,"directories":'
+     '["uHY7hO6-42Q7O4k0zLMmtg","p2UpbSD99eygD2ZToiSMzg","SaZDxfHKu3NMZ7OnFP7YnA"]}}',
+     [partition_record(1, [3, 4, 5], 3007, 1710774451597, topic_id="xOxBrcYuSRWgtFuZIBiXIA")]),
+    ("3.0.0 (--deep-iteration, no decoder)", "| offset: 12 CreateTime: 1635761007074 keySize: -1 valueSize: 73 sequence: -1 headerKeys: []", []),
+    # -- control records
+    (PR_19729, "| offset: 0 CreateTime: 1747299887693 keySize: 4 valueSize: 19 sequence: -1 headerKeys: [] controlType: LEADER_CHANGE(2)", []),
+    (PR_19729, '| offset: 1 CreateTime: 1747299887693 keySize: 4 valueSize: 5 sequence: -1 headerKeys: [] KRaftVersion '
+     '{"version":0,"kRaftVersion":1}', []),
+    (PR_19729, '| offset: 2 CreateTime: 1747299887693 keySize: 4 valueSize: 55 sequence: -1 headerKeys: [] KRaftVoters '
+     '{"version":0,"voters":[{"voterId":1,"voterDirectoryId":"tpx8pd1IQDqJwMfGzXj6GA","endpoints":[{"name":"CONTROLLER",'
+     '"host":"localhost","port":9093}],"kRaftVersionFeature":{"minSupportedVersion":0,"maxSupportedVersion":1}}]}', []),
+    ("4.1.0", '| offset: 0 CreateTime: 1747299887693 keySize: 4 valueSize: 19 sequence: -1 headerKeys: [] LeaderChange: '
+     '{"version":0,"leaderId":1,"voters":[{"voterId":1}],"grantingVoters":[{"voterId":1}]}',
+     [{"fact": "raft_epoch", "epoch": None, "leader": 1, "offset": 0}]),
+    ("3.3.0", '| offset: 0 CreateTime: 1710774000000 keySize: 4 valueSize: 14 sequence: -1 headerKeys: [] SnapshotHeader '
+     '{"version":0,"lastContainedLogTimestamp":1710773999000}', []),
+    ("3.3.0", '| offset: 4023 CreateTime: 1710774000000 keySize: 4 valueSize: 3 sequence: -1 headerKeys: [] SnapshotFooter {"version":0}', []),
+    # -- 2.8 record lines (batch fields repeated on every record)
+    ("2.8.1 (--deep-iteration, no decoder)", "| offset: 4 isValid: true crc: null keySize: -1 valueSize: 23 CreateTime: 1619427004148 "
+     "baseOffset: 4 lastOffset: 4 baseSequence: -1 lastSequence: -1 producerEpoch: -1 partitionLeaderEpoch: 1 batchSize: 96 magic: 2 "
+     "compressType: NONE position: 549 sequence: -1 headerKeys: []", []),
+    ("2.8.1", "| offset: 18 keySize: 4 valueSize: 19 CreateTime: 1619427010000 baseOffset: 18 lastOffset: 18 baseSequence: -1 "
+     "lastSequence: -1 producerEpoch: -1 partitionLeaderEpoch: 2 batchSize: 96 magic: 2 compressType: NONE position: 1675 "
+     "sequence: -1 headerKeys: [] controlType: LEADER_CHANGE(2)", []),
+]
+
+
+@pytest.mark.parametrize("version, line, expected", DUMP_LINES, ids=[f"{v}: {l[:40]}" for v, l, _ in DUMP_LINES])
+def test_dump_line(version, line, expected):
+    assert dump_events(line) == expected
+
+
+def record(rtype: str, data: str, offset: int = 40, time: int = 1710774020000, version: int = 0) -> str:
+    """A 3.0+ record line around a payload written from the record's JSON schema."""
+    return (f"| offset: {offset} CreateTime: {time} keySize: -1 valueSize: 40 sequence: -1 headerKeys: [] "
+            f'payload: {{"type":"{rtype}","version":{version},"data":{data}}}')
+
+
+PAYLOADS = [
+    # PartitionChangeRecord.json: absent = unchanged; leader -1 kept (no leader); -2 / -1 defaults dropped.
+    ("3.7.0", "PARTITION_CHANGE_RECORD", f'{{"partitionId":2,"topicId":"{TID}","leader":-1}}', [change(2, 40, 1710774020000, leader=-1)]),
+    ("3.7.0", "PARTITION_CHANGE_RECORD", f'{{"partitionId":2,"topicId":"{TID}","isr":[2],"leader":-2,"leaderRecoveryState":-1}}',
+     [change(2, 40, 1710774020000, isr=[2])]),
+    ("3.7.0", "PARTITION_CHANGE_RECORD", f'{{"partitionId":0,"topicId":"{TID}","isr":[3],"leader":3,"leaderRecoveryState":1}}',
+     [change(0, 40, 1710774020000, isr=[3], leader=3, leader_recovery_state="RECOVERING")]),
+    ("3.7.0 (reassignment)", "PARTITION_CHANGE_RECORD",
+     f'{{"partitionId":1,"topicId":"{TID}","replicas":[2,3,1,4],"addingReplicas":[4],"directories":["p2UpbSD99eygD2ZToiSMzg",'
+     '"SaZDxfHKu3NMZ7OnFP7YnA","uHY7hO6-42Q7O4k0zLMmtg","AAAAAAAAAAAAAAAAAAAAAA"]}',
+     [change(1, 40, 1710774020000, replicas=[2, 3, 1, 4])]),
+    ("3.9.0 (ELR: the ISR may become empty)", "PARTITION_CHANGE_RECORD",
+     f'{{"partitionId":0,"topicId":"{TID}","isr":[],"leader":-1,"eligibleLeaderReplicas":[1,2]}}',
+     [change(0, 40, 1710774020000, isr=[], leader=-1)]),
+    ("3.2.0", "PARTITION_RECORD", f'{{"partitionId":0,"topicId":"{TID}","replicas":[1,2],"isr":[2],"removingReplicas":[],'
+     '"addingReplicas":[],"leader":2,"leaderRecoveryState":1,"leaderEpoch":7,"partitionEpoch":9}',
+     [{"event_type": "PartitionRecord", "topic_id": TID, "partition": 0, "replicas": [1, 2], "isr": [2], "leader": 2,
+       "leader_epoch": 7, "zk_version": 9, "leader_recovery_state": "RECOVERING", "source_offset": 40, "event_time_ms": 1710774020000}]),
+    ("3.3.0", "BROKER_REGISTRATION_CHANGE_RECORD", '{"brokerId":2,"brokerEpoch":10,"inControlledShutdown":1}',
+     [broker("ControlledShutdown", 2, 40, 1710774020000)]),
+    ("3.3.0", "BROKER_REGISTRATION_CHANGE_RECORD", '{"brokerId":2,"brokerEpoch":10,"fenced":1,"inControlledShutdown":1}',
+     [broker("ControlledShutdown", 2, 40, 1710774020000), broker("BrokerFailure", 2, 40, 1710774020000)]),
+    ("3.7.0 (log dirs only)", "BROKER_REGISTRATION_CHANGE_RECORD", '{"brokerId":2,"brokerEpoch":10,"logDirs":["p2UpbSD99eygD2ZToiSMzg"]}', []),
+    ("3.7.0", "REGISTER_BROKER_RECORD", '{"brokerId":4,"isMigratingZkBroker":false,"incarnationId":"RXRJu7cnScKRZOnWQGs86g",'
+     '"brokerEpoch":40,"endPoints":[],"features":[],"rack":null,"fenced":false,"inControlledShutdown":false}',
+     [broker("BrokerStartup", 4, 40, 1710774020000)]),
+    ("3.0.0", "UNREGISTER_BROKER_RECORD", '{"brokerId":3,"brokerEpoch":5}', [broker("BrokerFailure", 3, 40, 1710774020000)]),
+    ("3.7.0 (broker default)", "CONFIG_RECORD", '{"resourceType":4,"resourceName":"","name":"unclean.leader.election.enable","value":"true"}',
+     [unclean_config(None, "true", 40, 1710774020000)]),
+    ("3.7.0 (override removed)", "CONFIG_RECORD", '{"resourceType":2,"resourceName":"orders","name":"unclean.leader.election.enable","value":null}',
+     [unclean_config("orders", None, 40, 1710774020000)]),
+    ("3.7.0", "CONFIG_RECORD", '{"resourceType":2,"resourceName":"orders","name":"min.insync.replicas","value":"2"}', []),
+    ("3.7.0", "FEATURE_LEVEL_RECORD", '{"name":"metadata.version","featureLevel":19}', [{"fact": "metadata_version", "level": 19}]),
+    ("3.9.0", "FEATURE_LEVEL_RECORD", '{"name":"kraft.version","featureLevel":1}', []),
+    ("3.0.0", "REMOVE_TOPIC_RECORD", f'{{"topicId":"{TID}"}}', [{"event_type": "RemoveTopicRecord", "topic_id": TID, "source_offset": 40,
+                                                              "event_time_ms": 1710774020000}]),
+    ("3.0.0", "NO_OP_RECORD", "{}", []),
+    ("3.7.0", "REGISTER_CONTROLLER_RECORD", '{"controllerId":100,"incarnationId":"tpx8pd1IQDqJwMfGzXj6GA","zkMigrationReady":false,'
+     '"endPoints":[],"features":[]}', []),
+    ("3.4.0", "ZK_MIGRATION_STATE_RECORD", '{"zkMigrationState":0}', []),
+]
+
+
+@pytest.mark.parametrize("version, rtype, data, expected", PAYLOADS, ids=[f"{v}: {t} {d[:30]}" for v, t, d, _ in PAYLOADS])
+def test_record_payload(version, rtype, data, expected):
+    assert dump_events(record(rtype, data)) == expected
+
+
+NEAR_MISSES = [
+    # "Error at N, skipping." is printed when the record cannot be decoded: quarantined, not understood.
+    ("3.0.0", "| offset: 5 CreateTime: 1635761004148 keySize: -1 valueSize: 23 sequence: -1 headerKeys: [] "
+     "payload: Error at 5, skipping. Unknown metadata id 10000"),
+    ("2.8.0", " payload: Error at 5, skipping. Unknown metadata id 10000"),
+    # --print-data-log without the decoder prints the raw bytes.
+    ("3.0.0", "| offset: 5 CreateTime: 1635761004148 keySize: -1 valueSize: 23 sequence: -1 headerKeys: [] payload: \x00\x00\x0c\x01\x00"),
+    # truncated lines
+    ("3.7.0", '| offset: 16 CreateTime: 1710774011037 keySize: -1 valueSize: 39 sequence: -1 headerKeys: [] payload: '
+     '{"type":"PARTITION_CHANGE_RECORD","version":1,"data":{"partitionId":0,"topicId":"K16VvIw3TLmaYnQ6XjK4PQ","isr":[1,'),
+    ("3.7.0", "baseOffset: 16 lastOffset: 19 count: 4 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
+     "partitionLeaderEpoch: 1 isTransactional: false isControl: false deleteHorizonMs: OptionalLong.empty position: 2013"),
+    ("3.7.0", "| offset: 16 CreateTime: 1710774011037 keySize: -1 valueSize: 39 sequence: -1"),
+    # wrong tokens
+    ("3.7.0", "baseOffset: x lastOffset: 19 count: 4 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
+     "partitionLeaderEpoch: 1 isTransactional: false isControl: false deleteHorizonMs: OptionalLong.empty position: 2013 "
+     "CreateTime: 1710774011037 size: 265 magic: 2 compresscodec: none crc: 2709148621 isvalid: true"),
+    ("3.7.0", "| offset: 16 CreateTime: soon keySize: -1 valueSize: 39 sequence: -1 headerKeys: [] payload: "
+     '{"type":"NO_OP_RECORD","version":0,"data":{}}'),
+    ("3.7.0", '| offset: 16 CreateTime: 1710774011037 keySize: -1 valueSize: 39 sequence: -1 headerKeys: [] payload: '
+     '{"kind":"NO_OP_RECORD","version":0,"data":{}}'),
+    ("3.0.0", "Starting offset: zero"),
+    ("3.3.0", "Snapshot end offset: 4023"),
+]
+
+
+@pytest.mark.parametrize("version, line", NEAR_MISSES, ids=[f"{v}: {l[:50]}" for v, l in NEAR_MISSES])
+def test_dump_near_miss_is_not_understood(version, line):
+    assert dump(line) is None
+
+
+# ------------------------------------------------------------------ fixtures, line by line
+
+def fixture_lines(version: str) -> list[str]:
+    return (FIXTURES / version / "00000000000000000000.log.txt").read_text().splitlines()
+
+
+def check_fixture(version: str, batches: dict, records: dict):
+    """Every line is understood; batch lines give their Raft epoch, the listed record
+    lines their events, every other line nothing."""
+    lines = fixture_lines(version)
+    for n, line in enumerate(lines, start=1):
+        expected = [raft(*batches[n])] if n in batches else records.get(n, [])
+        assert dump_events(line) == expected, f"{version} line {n}: {line}"
+    assert max(batches) < len(lines) and max(records) <= len(lines)
+
+
+# The story of every fixture: brokers 1-3 register (fenced) and are unfenced; topic
+# "orders" (unclean election enabled) is created with 3 partitions; broker 3 times out
+# (out of every ISR, p2 moves to 1); p0's leader shrinks the ISR to [1]; the quorum moves
+# to Raft epoch 2; broker 1 fails (p0 has no leader, p2 moves to 2); p0 is elected
+# uncleanly (RECOVERING, then RECOVERED, from 3.2); the topic is removed.
+
+# 2.8.1 and 3.0.1 write the same records at the same offsets (FENCE/UNFENCE_BROKER_RECORD,
+# no leaderRecoveryState); only the record line and the header differ.
+OLD_BATCHES = {3: (1, 0), 5: (1, 1), 7: (1, 2), 9: (1, 3), 11: (1, 4), 13: (1, 5), 15: (1, 6), 17: (1, 7),
+               24: (1, 13), 29: (1, 17), 31: (2, 18), 33: (2, 19), 38: (2, 23), 40: (2, 24)}
+
+
+def old_records(t: dict) -> dict:
+    """t: batch base offset -> its CreateTime."""
+    return {
+        6: [broker("BrokerFailure", 1, 1, t[1])], 8: [broker("BrokerFailure", 2, 2, t[2])], 10: [broker("BrokerFailure", 3, 3, t[3])],
+        12: [broker("BrokerStartup", 1, 4, t[4])], 14: [broker("BrokerStartup", 2, 5, t[5])], 16: [broker("BrokerStartup", 3, 6, t[6])],
+        18: [topic_name()], 19: [unclean_config("orders", "true", 8, t[7])],
+        21: [partition_record(0, [1, 2, 3], 10, t[7])], 22: [partition_record(1, [2, 3, 1], 11, t[7])],
+        23: [partition_record(2, [3, 1, 2], 12, t[7])],
+        25: [change(0, 13, t[13], isr=[1, 2])], 26: [change(1, 14, t[13], isr=[2, 1])],
+        27: [change(2, 15, t[13], isr=[1, 2], leader=1)], 28: [broker("BrokerFailure", 3, 16, t[13])],
+        30: [change(0, 17, t[17], isr=[1])],
+        34: [change(0, 19, t[19], leader=-1)], 35: [change(1, 20, t[19], isr=[2])],
+        36: [change(2, 21, t[19], isr=[2], leader=2)], 37: [broker("BrokerFailure", 1, 22, t[19])],
+        39: [change(0, 23, t[23], isr=[2], leader=2)],
+        41: [{"event_type": "RemoveTopicRecord", "topic_id": TID, "source_offset": 24, "event_time_ms": t[24]}],
+    }
+
+
+def test_fixture_2_8_1():
+    times = {1: 1619427001037, 2: 1619427002074, 3: 1619427003111, 4: 1619427004148, 5: 1619427005000, 6: 1619427006037,
+             7: 1619427007074, 13: 1619427008111, 17: 1619427009148, 19: 1619427011037, 23: 1619427012074, 24: 1619427013111}
+    check_fixture("2.8.1", OLD_BATCHES, old_records(times))
+
+
+def test_fixture_3_0_1():
+    times = {1: 1635761001037, 2: 1635761002074, 3: 1635761003111, 4: 1635761004148, 5: 1635761005000, 6: 1635761006037,
+             7: 1635761007074, 13: 1635761008111, 17: 1635761009148, 19: 1635761011037, 23: 1635761012074, 24: 1635761013111}
+    check_fixture("3.0.1", OLD_BATCHES, old_records(times))
+
+
+def test_fixture_3_7_0():
+    batches = {3: (1, 0), 5: (1, 1), 7: (1, 2), 9: (1, 3), 11: (1, 4), 13: (1, 5), 15: (1, 6), 17: (1, 7), 19: (1, 8),
+               21: (1, 9), 23: (1, 10), 30: (1, 16), 35: (1, 20), 37: (2, 21), 39: (2, 22), 41: (2, 23), 46: (2, 27),
+               48: (2, 28), 50: (2, 29), 52: (2, 30)}
+    records = {
+        6: [{"fact": "metadata_version", "level": 19}],
+        10: [broker("BrokerFailure", 1, 3, 1710774003111)], 12: [broker("BrokerFailure", 2, 4, 1710774004148)],
+        14: [broker("BrokerFailure", 3, 5, 1710774005000)],
+        16: [broker("BrokerStartup", 1, 6, 1710774006037)], 18: [broker("BrokerStartup", 2, 7, 1710774007074)],
+        20: [broker("BrokerStartup", 3, 8, 1710774008111)],
+        24: [topic_name()], 25: [unclean_config("orders", "true", 11, 1710774010000)],
+        27: [partition_record(0, [1, 2, 3], 13, 1710774010000)], 28: [partition_record(1, [2, 3, 1], 14, 1710774010000)],
+        29: [partition_record(2, [3, 1, 2], 15, 1710774010000)],
+        31: [change(0, 16, 1710774011037, isr=[1, 2])], 32: [change(1, 17, 1710774011037, isr=[2, 1])],
+        33: [change(2, 18, 1710774011037, isr=[1, 2], leader=1)], 34: [broker("BrokerFailure", 3, 19, 1710774011037)],
+        36: [change(0, 20, 1710774012074, isr=[1])],
+        42: [change(0, 23, 1710774015000, leader=-1)], 43: [change(1, 24, 1710774015000, isr=[2])],
+        44: [change(2, 25, 1710774015000, isr=[2], leader=2)], 45: [broker("BrokerFailure", 1, 26, 1710774015000)],
+        47: [change(0, 27, 1710774016037, isr=[2], leader=2, leader_recovery_state="RECOVERING")],
+        49: [change(0, 28, 1710774017074, leader_recovery_state="RECOVERED")],
+        51: [{"event_type": "RemoveTopicRecord", "topic_id": TID, "source_offset": 29, "event_time_ms": 1710774018111}],
+    }
+    check_fixture("3.7.0", batches, records)
+
+
+def test_fixture_line_shapes_follow_their_release():
+    # The era rows that match prove the fixtures are written in their release's shape.
+    names = {v: {dump(line)[0].name for line in fixture_lines(v)} for v in ("2.8.1", "3.0.1", "3.7.0")}
+    assert "kraft.dump.record28.payload" in names["2.8.1"] and "kraft.dump.record.payload" not in names["2.8.1"]
+    assert {"kraft.dump.starting_offset", "kraft.dump.batch"} <= names["2.8.1"] & names["3.0.1"]
+    assert "kraft.dump.record.payload" in names["3.0.1"] and "kraft.dump.record28.payload" not in names["3.0.1"]
+    assert {"kraft.dump.log_starting_offset", "kraft.dump.batch.delete_horizon"} <= names["3.7.0"]
+
+
+# ------------------------------------------------------------------ KRaft controller log lines
+
+UNCLEAN_DIFF = ("isr: [1] -> [2], leader: -1 -> 2, leaderRecoveryState: RECOVERED -> RECOVERING, "
+                "leaderEpoch: 2 -> 3, partitionEpoch: 5 -> 6")
+
+CONTROLLER_LINES = [
+    ("3.0.1", f"[Controller 100] UNCLEAN partition change for orders-0 with topic ID {TID}: isr: [1] -> [2], leader: -1 -> 2, "
+     "leaderEpoch: 2 -> 3, partitionEpoch: 5 -> 6",
+     [{"event_type": "UncleanElectionLogged", "topic": "orders", "partition": 0, "leader": 2, "recording_broker": 100,
+       "detail": "isr: [1] -> [2], leader: -1 -> 2, leaderEpoch: 2 -> 3, partitionEpoch: 5 -> 6"}]),
+    ("3.4.1", f"[Controller 101] UNCLEAN partition change for my-orders-v2-12 with topic ID {TID}: {UNCLEAN_DIFF}",
+     [{"event_type": "UncleanElectionLogged", "topic": "my-orders-v2", "partition": 12, "leader": 2, "recording_broker": 101,
+       "detail": UNCLEAN_DIFF}]),
+    ("3.7.0", f"[QuorumController id=102] UNCLEAN partition change for orders-0 with topic ID {TID}: {UNCLEAN_DIFF}",
+     [{"event_type": "UncleanElectionLogged", "topic": "orders", "partition": 0, "leader": 2, "recording_broker": 102,
+       "detail": UNCLEAN_DIFF}]),
+    # the new leader is not in the previous ISR but did not change: nothing elected
+    ("3.7.0", f"[QuorumController id=102] UNCLEAN partition change for orders-0 with topic ID {TID}: isr: [1] -> [1, 2], "
+     "partitionEpoch: 6 -> 7", []),
+    # same election, logged by PartitionChangeBuilder while building the record: not counted twice
+    ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean election", []),
+    ("4.x (trunk copy)", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean "
+     "election. Previous partition: PartitionRegistration(replicas=[1, 2, 3], directories=[], isr=[1], removingReplicas=[], "
+     "addingReplicas=[], elr=[], lastKnownElr=[], leader=-1, leaderRecoveryState=RECOVERED, leaderEpoch=2, partitionEpoch=5), "
+     f"change record: PartitionChangeRecord(partitionId=0, topicId={TID}, isr=[2], leader=2, replicas=null, "
+     "removingReplicas=null, addingReplicas=null, leaderRecoveryState=1, directories=null, eligibleLeaderReplicas=null, "
+     "lastKnownElr=null)", []),
+    ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 2 to 1 using a clean election", []),
+    ("3.7.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 2 to 1 using ELR", []),
+    ("3.7.0", f"[QuorumController id=101] partition change for orders-1 with topic ID {TID}: isr: [2, 3, 1] -> [2, 1], "
+     "partitionEpoch: 0 -> 1", []),
+    ("3.4.1", f"[Controller 100] Created topic orders with topic ID {TID}.", [topic_name()]),
+    ("3.6.x (real)", "[QuorumController id=0] Replayed TopicRecord for topic trader-updates with topic ID _HoeUqpHRzmN1o05kPIksg.",
+     [topic_name("trader-updates", "_HoeUqpHRzmN1o05kPIksg")]),
+    ("2.8.1", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionControlInfo(replicas=[1, 2, 3], "
+     "isr=[1, 2, 3], removingReplicas=null, addingReplicas=null, leader=1, leaderEpoch=0, partitionEpoch=0).", []),
+    ("3.4.1", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionRegistration(replicas=[1, 2, 3], "
+     "isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, "
+     "partitionEpoch=0).", []),
+    ("3.6.x (real)", "[QuorumController id=0] Replayed PartitionRecord for new partition trader-updates-0 with topic ID "
+     "_HoeUqpHRzmN1o05kPIksg and PartitionRegistration(replicas=[0], isr=[0], removingReplicas=[], addingReplicas=[], "
+     "leader=0, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0).", []),
+    ("3.4.1", f"[Controller 100] Removed topic orders with ID {TID}.", []),
+    ("3.7.0", f"[QuorumController id=101] Replayed RemoveTopicRecord for topic orders with ID {TID}.", []),
+    ("3.4.1", "[Controller 100] Fencing broker 3 because its session has timed out.", []),
+    ("3.4.1", "[Controller 100] handleBrokerFenced: changing 3 partition(s)", []),
+    ("3.4.1", "[Controller 100] handleBrokerUnfenced: changing 1 partition(s)", []),
+    ("3.3.2", "[Controller 100] Registered new broker: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, "
+     "incarnationId=P3UFsWoNR-erL9PK98YLsA, brokerEpoch=3, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='broker-1', "
+     "port=9092, securityProtocol=0)], features=[], rack=null, fenced=true, inControlledShutdown=false)", []),
+    ("3.3.2", "[Controller 100] Re-registered broker id 3: RegisterBrokerRecord(brokerId=3, isMigratingZkBroker=false, "
+     "incarnationId=5TICkSDlQOGOHY-sn-TtDw, brokerEpoch=31, endPoints=[], features=[], rack=null, fenced=true, "
+     "inControlledShutdown=false)", []),
+    ("3.6.x (real)", "[QuorumController id=0] Replayed initial RegisterBrokerRecord for broker 0: RegisterBrokerRecord(brokerId=0, "
+     "isMigratingZkBroker=false, incarnationId=JOqxeLTDSICuZZE_ZffLxQ, brokerEpoch=5, endPoints=[BrokerEndpoint(name='EXTERNAL', "
+     "host='localhost', port=38043, securityProtocol=0)], features=[BrokerFeature(name='metadata.version', minSupportedVersion=1, "
+     "maxSupportedVersion=14)], rack=null, fenced=true, inControlledShutdown=false)", []),
+    ("3.0.1", "[Controller 100] Unfenced broker: UnfenceBrokerRecord(id=1, epoch=3)", []),
+    ("3.4.1", "[Controller 100] Unfenced broker 2 has requested and been granted a controlled shutdown.", []),
+    ("3.4.1", "[Controller 101] In the new epoch 7, the leader is 100.", [{"fact": "raft_epoch", "epoch": 7, "leader": 100}]),
+    ("3.7.0", "[QuorumController id=101] In the new epoch 8, the leader is (none).", [{"fact": "raft_epoch", "epoch": 8, "leader": None}]),
+    ("3.6.x (real)", "[QuorumController id=0] Becoming the active controller at epoch 1, next write offset 1.",
+     [{"fact": "raft_epoch", "epoch": 1, "leader": 0}]),
+    ("3.0.1", "[Controller 101] Becoming the active controller at epoch 2, committed offset 17, committed epoch 1",
+     [{"fact": "raft_epoch", "epoch": 2, "leader": 101}]),
+    ("2.8.1", "[Controller 100] Becoming active at controller epoch 1.", [{"fact": "raft_epoch", "epoch": 1, "leader": 100}]),
+    ("3.4.1", "[Controller 100] Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in "
+     "the new epoch 2, the leader is 101. Reverting to last committed offset 20.", []),
+    ("2.8.1", "[Controller 100] Renouncing the leadership at oldEpoch 1 due to a metadata log event. Reverting to last "
+     "committed offset 20.", []),
+    ("3.7.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds.", []),
+    ("3.9.0", "[QuorumController id=101] Triggering unclean leader election for offline partition orders-0.", []),
+    ("3.9.0", "[QuorumController id=101] Cannot trigger unclean leader election for offline partition orders-0: the controller "
+     "is not active.", []),
+]
+
+
+@pytest.mark.parametrize("version, message, expected", CONTROLLER_LINES, ids=[f"{v}: {m[:60]}" for v, m, _ in CONTROLLER_LINES])
+def test_controller_line(version, message, expected):
+    matched = controller(message)
+    assert matched is not None, message
+    assert matched[1] == expected
+
+
+CONTROLLER_NEAR_MISSES = [
+    ("3.7.0", f"[QuorumController id=101] UNCLEAN partition change for orders with topic ID {TID}: leader: -1 -> 2"),
+    ("3.7.0", "[QuorumController id=101] UNCLEAN partition change for orders-0 with topic ID"),
+    ("3.7.0", "[QuorumController id=101] In the new epoch five, the leader is 100."),
+    ("3.7.0", "[QuorumController id=101] Becoming the active controller"),
+    ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean"),
+    ("3.4.1", "[Controller 100] Created topic orders with topic ID"),
+]
+
+
+@pytest.mark.parametrize("version, message", CONTROLLER_NEAR_MISSES, ids=[f"{v}: {m[:60]}" for v, m in CONTROLLER_NEAR_MISSES])
+def test_controller_near_miss_is_not_understood(version, message):
+    assert controller(message) is None
+
+
+# ------------------------------------------------------------------ the rows themselves
+
+def test_rows_are_well_formed():
+    from schemas.events import EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
+
+    names = [p.name for p in kraft.PATTERNS]
+    assert len(names) == len(set(names))
+    for p in kraft.PATTERNS:
+        assert p.first and p.source and p.regex.pattern
+        assert not p.regex.pattern.startswith("^")     # .match() anchors the start already
+    # every event any line above produced is a canonical event (plus topic_id)
+    produced = [e for _, l, _ in DUMP_LINES for e in dump_events(l)]
+    produced += [e for _, t, d, _ in PAYLOADS for e in dump_events(record(t, d))]
+    produced += [e for _, m, _ in CONTROLLER_LINES for e in controller(m)[1]]
+    for e in produced:
+        if "event_type" in e:
+            assert e["event_type"] in EVENT_TYPE_NAMES
+            assert set(e) <= set(EVENT_FIELD_NAMES) | {"topic_id"}, e

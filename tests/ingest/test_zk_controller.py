@@ -1,0 +1,333 @@
+"""ingest.zk_controller: ZooKeeper-mode controller.log and server.log lines -> controller
+inputs. Every fixture is a line the named Kafka release writes (its format string, filled
+in); lines marked "real" are copied from published logs of that release."""
+from __future__ import annotations
+
+import pytest
+
+from ingest import zk_controller
+from ingest.catalog import LineContext, index, match_message
+from ingest.prefix import strip_prefix
+from schemas.events import EVENT_FIELD_NAMES
+from schemas.validate import invalid_reason
+from state_machine.eras import parse_version
+
+TABLE = index(zk_controller.PATTERNS)
+
+
+def run(message: str, level: str = "INFO", file_kind: str = "controller"):
+    """strip_prefix + match_message over this module's rows. Bodies that begin with the broker
+    id (`1 successfully elected as ...`) are looked up under "%d", the dispatch the catalogue
+    needs for them (see the module docstring)."""
+    prefix, body = strip_prefix(message)
+    table = TABLE
+    first = body.split(" ", 1)[0]
+    if first.isdigit():
+        table = {**TABLE, first: TABLE["%d"]}
+    return match_message(body, LineContext(level, None, prefix, "", file_kind), table)
+
+
+def ctl(event_type: str, broker: int, **fields) -> dict:
+    return {"event_type": event_type, **fields, "recording_broker": broker, "controller_id": broker}
+
+
+# (release, message, expected output) --------------------------------------------------------
+CASES = [
+    # Controller election (server.log before 0.11, controller.log after)
+    ("0.8.2.2", "1 successfully elected as leader",
+     [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": None}]),
+    ("0.11.0.3", "[Controller 1]: 1 successfully elected as the controller",
+     [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": None}]),
+    ("2.5.1", "[Controller id=1] 1 successfully elected as the controller. Epoch incremented to 7 and epoch zk version is now 6",
+     [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 7}]),
+    # Failover
+    ("0.10.2.1", "[Controller 1]: Broker 1 is ready to serve as the new controller with epoch 5",
+     [{"event_type": "ControllerFailover", "controller_id": 1, "controller_epoch": 5, "recording_broker": 1}]),
+    ("3.3.2 real", "[Controller id=1001] Ready to serve as the new controller with epoch 1",
+     [{"event_type": "ControllerFailover", "controller_id": 1001, "controller_epoch": 1, "recording_broker": 1001}]),
+    # Broker membership, controlled shutdown
+    ("2.8.1", "[Controller id=2] New broker startup callback for 1,3", [ctl("BrokerStartup", 2, brokers=[1, 3])]),
+    ("0.9.0.1", "[Controller 0]: Broker failure callback for 2", [ctl("BrokerFailure", 0, brokers=[2])]),
+    ("0.8.2.2", "[Controller 1]: Shutting down broker 3", [ctl("ControlledShutdown", 1, brokers=[3])]),
+    ("2.4.1", "[Controller id=1] Shutting down broker 3", [ctl("ControlledShutdown", 1, brokers=[3])]),
+    # Topic creation: one event per partition of the printed assignment
+    ("0.8.2.2", "[TopicChangeListener on Controller 1]: New topics: [Set(t)], deleted topics: [Set()], "
+                "new partition replica assignment [Map([t,1] -> List(2, 1), [t,0] -> List(1, 2))]",
+     [ctl("TopicCreation", 1, topic="t", partition=1, replicas=[2, 1]),
+      ctl("TopicCreation", 1, topic="t", partition=0, replicas=[1, 2])]),
+    ("2.3.1", "[Controller id=1] New topics: [Set(orders.v2)], deleted topics: [Set()], "
+              "new partition replica assignment [Map(orders.v2-0 -> List(1, 2, 3))]",
+     [ctl("TopicCreation", 1, topic="orders.v2", partition=0, replicas=[1, 2, 3])]),
+    ("2.4.1", "[Controller id=1] New topics: [Set(my-topic)], deleted topics: [Set()], new partition replica assignment "
+              "[Map(my-topic-0 -> ReplicaAssignment(replicas=1,2,3, addingReplicas=, removingReplicas=), "
+              "my-topic-1 -> ReplicaAssignment(replicas=2,3,1, addingReplicas=, removingReplicas=))]",
+     [ctl("TopicCreation", 1, topic="my-topic", partition=0, replicas=[1, 2, 3]),
+      ctl("TopicCreation", 1, topic="my-topic", partition=1, replicas=[2, 3, 1])]),
+    ("3.3.2 real", "[Controller id=1001] New topics: [Set(kafka-ckpt)], deleted topics: [HashSet()], new partition replica "
+                   "assignment [Set(TopicIdReplicaAssignment(kafka-ckpt,Some(JEBHuSVSTC-4b0wSYaiylg),Map(kafka-ckpt-0 -> "
+                   "ReplicaAssignment(replicas=1001, addingReplicas=, removingReplicas=))))]",
+     [{"fact": "topic_name", "topic_id": "JEBHuSVSTC-4b0wSYaiylg", "topic": "kafka-ckpt"},
+      ctl("TopicCreation", 1001, topic="kafka-ckpt", partition=0, replicas=[1001])]),
+    ("2.4.1 deletion finished", "[Controller id=1] New topics: [Set()], deleted topics: [Set(old)], "
+                                "new partition replica assignment [Map()]", []),
+    # Partition additions
+    ("0.8.0", "[AddPartitionsListener on 1]: New partitions to be added [Map([t,2] -> List(1, 2))]",
+     [ctl("PartitionCreation", 1, topic="t", partition=2, replicas=[1, 2])]),
+    ("0.10.1.1", "[AddPartitionsListener on 2]: New partitions to be added Map([t,3] -> List(2, 3))",
+     [ctl("PartitionCreation", 2, topic="t", partition=3, replicas=[2, 3])]),
+    ("2.6.3", "[Controller id=1] New partitions to be added Map(orders-3 -> ReplicaAssignment(replicas=3,1, addingReplicas=, "
+              "removingReplicas=))",
+     [ctl("PartitionCreation", 1, topic="orders", partition=3, replicas=[3, 1])]),
+    # Reassignment start
+    ("0.8.2.2", "[Controller 1]: Handling reassignment of partition [t,0] to new replicas 2,3",
+     [ctl("ReassignmentStart", 1, topic="t", partition=0, replicas=[2, 3])]),
+    ("2.3.0", "[Controller id=1] Handling reassignment of partition orders-0 to new replicas 4,5,6",
+     [ctl("ReassignmentStart", 1, topic="orders", partition=0, replicas=[4, 5, 6])]),
+    ("2.4.1", "[Controller id=1] Successfully updated assignment of partition orders-0 to ReplicaAssignment("
+              "replicas=4,5,6,1,2,3, addingReplicas=4,5,6, removingReplicas=1,2,3)",
+     [ctl("ReassignmentStart", 1, topic="orders", partition=0, replicas=[4, 5, 6])]),
+    ("3.6.1 shrink", "[Controller id=1] Successfully updated assignment of partition orders-0 to ReplicaAssignment("
+                     "replicas=1,2,3, addingReplicas=, removingReplicas=3)",
+     [ctl("ReassignmentStart", 1, topic="orders", partition=0, replicas=[1, 2])]),
+    # Completion (or a reorder-only reassignment): the AR it prints; the replay ignores a target equal to its AR.
+    ("2.4.1 completion", "[Controller id=1] Successfully updated assignment of partition orders-0 to ReplicaAssignment("
+                         "replicas=4,5,6, addingReplicas=, removingReplicas=)",
+     [ctl("ReassignmentStart", 1, topic="orders", partition=0, replicas=[4, 5, 6])]),
+    # Preferred / unclean election requests
+    ("0.8.2.2", "[Controller 1]: Starting preferred replica leader election for partitions [t,0],[t,1]",
+     [ctl("ReplicaLeaderElection", 1, topic="t", partition=0, election_type="PREFERRED"),
+      ctl("ReplicaLeaderElection", 1, topic="t", partition=1, election_type="PREFERRED")]),
+    ("2.2.0 real", "[Controller id=1] Starting preferred replica leader election for partitions T-TEST-SNP-2,T-TEST-0",
+     [ctl("ReplicaLeaderElection", 1, topic="T-TEST-SNP", partition=2, election_type="PREFERRED"),
+      ctl("ReplicaLeaderElection", 1, topic="T-TEST", partition=0, election_type="PREFERRED")]),
+    ("2.0.1 failover, none pending", "[Controller id=1] Starting preferred replica leader election for partitions ", []),
+    ("2.4.1", "[Controller id=1] Starting replica leader election (UNCLEAN) for partitions orders-0 triggered by AdminClientTriggered",
+     [ctl("ReplicaLeaderElection", 1, topic="orders", partition=0, election_type="UNCLEAN")]),
+    ("2.8.1", "[Controller id=3] Starting replica leader election (PREFERRED) for partitions a-1,b-0 triggered by AutoTriggered",
+     [ctl("ReplicaLeaderElection", 3, topic="a", partition=1, election_type="PREFERRED"),
+      ctl("ReplicaLeaderElection", 3, topic="b", partition=0, election_type="PREFERRED")]),
+    ("3.3.2 real", "[Controller id=1001] Starting replica leader election (PREFERRED) for partitions  triggered by ZkTriggered", []),
+    # Topic deletion
+    ("0.9.0.1", "[DeleteTopicsListener on 1]: Starting topic deletion for topics t1,t2",
+     [ctl("TopicDeletion", 1, topic="t1"), ctl("TopicDeletion", 1, topic="t2")]),
+    ("2.8.1", "[Controller id=1] Starting topic deletion for topics orders",
+     [ctl("TopicDeletion", 1, topic="orders")]),
+    # Unclean elections and their config
+    ("0.10.2.1", "[OfflinePartitionLeaderSelector]: No broker in ISR is alive for [t,0]. Elect leader 2 from live brokers 2,3. "
+                 "There's potential data loss.",
+     [{"event_type": "UncleanElectionLogged", "topic": "t", "partition": 0, "leader": 2}]),
+    ("2.4.1", "[Controller id=1] Unclean leader election has been enabled for topic orders",
+     [ctl("ConfigChange", 1, topic="orders", config_name="unclean.leader.election.enable", config_value="true")]),
+    ("2.3.0", "[Controller id=1] Unclean leader election has been enabled by default",
+     [ctl("ConfigChange", 1, config_name="unclean.leader.election.enable", config_value="true")]),
+]
+
+ISR = "IsrChange"
+SERVER_CASES = [
+    ("0.10.1.1", "Partition [t,0] on broker 1: Shrinking ISR for partition [t,0] from 1,2,3 to 1,2",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
+    ("0.8.2.2", "Partition [t,0] on broker 2: Expanding ISR for partition [t,0] from 2 to 2,1",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 2, "isr": [2, 1], "recording_broker": 2}]),
+    ("0.10.2.1", "Partition [t,0] on broker 1: Expanding ISR for partition t-0 from 1,2 to 1,2,3",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "recording_broker": 1}]),
+    ("1.1.1", "[Partition t-0 broker=1] Shrinking ISR from 1,2,3 to 1,2",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
+    ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Shrinking ISR from 3,1,4 to 3. Leader: (highWatermark: 115, "
+                   "endOffset: 120). Out of sync replicas: (brokerId: 1, endOffset: 115) (brokerId: 4, endOffset: 116).",
+     [{"event_type": ISR, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3], "recording_broker": 3}]),
+    ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Expanding ISR from 3 to 3,4",
+     [{"event_type": ISR, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3, 4], "recording_broker": 3}]),
+    ("2.5.1", "[Partition t-0 broker=1] ISR updated to [1,2] and zkVersion updated to [7]",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 7, "recording_broker": 1}]),
+    ("0.10.2.1 TRACE", "Partition [t,0] on broker 1: ISR updated to [1,2] and zkVersion updated to [7]",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 7, "recording_broker": 1}]),
+    ("2.8.1", "[Partition t-0 broker=1] ISR updated to 1,2,3 and version updated to [8]",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "zk_version": 8, "recording_broker": 1}]),
+    ("3.6.1", "[Partition t-0 broker=1] ISR updated to 1,2  and version updated to 9",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 9, "recording_broker": 1}]),
+    ("3.6.1 under-min-isr", "[Partition t-0 broker=1] ISR updated to 1 (under-min-isr) and version updated to 9",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1], "zk_version": 9, "recording_broker": 1}]),
+    ("0.10.2.1", "[Kafka Server 1], started", [{"fact": "broker_id", "broker": 1}]),
+    ("2.8.1", "[KafkaServer id=1] started", [{"fact": "broker_id", "broker": 1}]),
+    ("0.10.2.1", "Kafka version : 0.10.2.1", [{"fact": "kafka_version", "version": "0.10.2.1"}]),
+    ("2.1.1 real", "Kafka version : 2.1.1-cp3", [{"fact": "kafka_version", "version": "2.1.1-cp3"}]),
+    ("3.3.2 real", "Kafka version: 7.3.5-ccs", [{"fact": "kafka_version", "version": "7.3.5-ccs"}]),
+]
+
+
+def _ids(cases):
+    return [f"{release}: {message[:60]}" for release, message, _ in cases]
+
+
+@pytest.mark.parametrize("release,message,expected", CASES, ids=_ids(CASES))
+def test_controller_log(release, message, expected):
+    found = run(message)
+    assert found is not None, f"{release}: not understood"
+    assert found[1] == expected
+
+
+@pytest.mark.parametrize("release,message,expected", SERVER_CASES, ids=_ids(SERVER_CASES))
+def test_server_log(release, message, expected):
+    found = run(message, file_kind="server")
+    assert found is not None, f"{release}: not understood"
+    assert found[1] == expected
+
+
+# Real lines of these files that carry no controller input: understood, no event -------------
+QUIET = [
+    ("0.11.0.3", "[Controller 1]: Broker 1 starting become controller state transition"),
+    ("0.11.0.3", "[Controller 1]: Controller 1 incremented epoch to 5"),
+    ("0.11.0.3", "[Controller 1]: Initialized controller epoch to 4 and zk version 3"),
+    ("0.11.0.3", "[Controller 1]: Broker 1 resigned as the controller"),
+    ("0.11.0.3", "[Controller 1]: starting the controller scheduler"),
+    ("0.11.0.3", "[Controller 1]: New topic creation callback for [t,0],[t,1]"),
+    ("0.11.0.3", "[Controller 1]: Removed ArrayBuffer() from list of shutting down brokers."),
+    ("0.11.0.3", "[Controller 1]: New replicas 2,3 for partition [t,0] being reassigned not yet caught up with the leader"),
+    ("0.11.0.3", "[Controller 1]: Updated assigned replicas for partition [t,0] being reassigned to 2,3 "),
+    ("0.11.0.3", "[Controller 1]: Removed partition [t,0] from the list of reassigned partitions in zookeeper"),
+    ("0.11.0.3", "[Controller 1]: Leader 1 for partition [t,0] being reassigned, is not in the new list of replicas 2,3. "
+                 "Re-electing leader"),
+    ("0.11.0.3", "[Controller 1]: Partition [t,0] completed preferred replica leader election. New leader is 1"),
+    ("0.11.0.3", "[Controller 1]: Partition [t,0] failed to complete preferred replica leader election. Leader is 2"),
+    ("0.8.2.2", "[BrokerChangeListener on Controller 1]: Broker change listener fired for path /brokers/ids with children 1,2"),
+    ("0.8.2.2", "[BrokerChangeListener on Controller 1]: Newly added brokers: 3, deleted brokers: , all live brokers: 1,2,3"),
+    ("0.8.0", "[AddPartitionsListener on 1]: Add Partition triggered {\"version\":1,\"partitions\":{\"0\":[1,2]}} "
+              "for path /brokers/topics/t"),
+    ("0.8.1.1", "[Partition state machine on Controller 1]: Invoking state change to OnlinePartition for partitions [t,0]"),
+    ("0.9.0.1", "[Topic Deletion Manager 1], Handling deletion for topics t"),
+    ("0.10.2.1", "[OfflinePartitionLeaderSelector]: Selected new leader and ISR {\"leader\":2,\"leader_epoch\":5,\"isr\":[2]} "
+                 "for offline partition [t,0]"),
+    ("0.10.2.1", "[PreferredReplicaPartitionLeaderSelector]: Current leader 2 for partition [t,0] is not the preferred replica. "
+                 "Triggering preferred replica leader election"),
+    ("0.8.2.2", "[PreferredReplicaPartitionLeaderSelector]: Current leader 2 for partition [t,0] is not the preferred replica. "
+                "Trigerring preferred replica leader election"),
+    ("2.2.0 real", "[Controller id=1] Leader imbalance ratio for broker 2 is 0.1282051282051282"),
+    ("2.2.0 real", "[Controller id=1] Partition T-TEST-0 failed to complete preferred replica leader election to 2. "
+                   "Leader is still 0"),
+    ("2.2.0", "[Controller id=1] Newly added brokers: , deleted brokers: , bounced brokers: 2, all live brokers: 1,2,3"),
+    ("2.2.0", "[Controller id=1] Updated broker epochs cache: Map(1 -> 25, 2 -> 40)"),
+    ("2.4.1", "[Controller id=1] Updating assignment of partition orders-0 from ReplicaAssignment(replicas=1,2,3, addingReplicas=, "
+              "removingReplicas=) to ReplicaAssignment(replicas=4,5,6,1,2,3, addingReplicas=4,5,6, removingReplicas=1,2,3)"),
+    ("2.4.1", "[Controller id=1] Target replicas List(4, 5, 6) have all caught up with the leader for reassigning partition orders-0"),
+    ("2.4.1", "[Controller id=1] No more partitions need to be reassigned. Deleting zk path /admin/reassign_partitions"),
+    ("3.3.2 real", "[Controller id=1001] Deleting log dir event notifications"),
+    ("3.3.2 real", "[Controller id=1001] Initializing controller context"),
+    ("3.3.2 real", "[Controller id=1001] Initialized broker epochs cache: HashMap(1001 -> 28)"),
+    ("3.3.2 real", "[Controller id=1001] Register BrokerModifications handler for Set(1001)"),
+    ("3.3.2 real", "[Controller id=1001] Currently active brokers in the cluster: Set(1001)"),
+    ("3.3.2 real", "[Controller id=1001] Currently shutting brokers in the cluster: HashSet()"),
+    ("3.3.2 real", "[Controller id=1001] Current list of topics in the cluster: HashSet()"),
+    ("3.3.2 real", "[Controller id=1001] Fetching topic deletions in progress"),
+    ("3.3.2 real", "[Controller id=1001] List of topics to be deleted: "),
+    ("3.3.2 real", "[Controller id=1001] List of topics ineligible for deletion: "),
+    ("3.3.2 real", "[Controller id=1001] Initializing topic deletion manager"),
+    ("3.3.2 real", "[Topic Deletion Manager 1001] Initializing manager with initial deletions: Set(), initial ineligible "
+                   "deletions: HashSet()"),
+    ("3.3.2 real", "[Controller id=1001] Sending update metadata request"),
+    ("3.3.2 real", "[RequestSendThread controllerId=1001] Starting"),
+    ("3.3.2 real", "[RequestSendThread controllerId=1001] Controller 1001 connected to kafka:29092 (id: 1001 rack: null) for "
+                   "sending state change requests"),
+    ("3.3.2 real", "[Channel manager on controller 1001]: Controller 1001 trying to connect to broker 1001"),
+    ("3.3.2 real", "[ReplicaStateMachine controllerId=1001] Initializing replica state"),
+    ("3.3.2 real", "[ReplicaStateMachine controllerId=1001] Triggering offline replica state changes"),
+    ("3.3.2 real", "[PartitionStateMachine controllerId=1001] Started partition state machine with initial state -> HashMap()"),
+    ("3.3.2 real", "[Controller id=1001] Partitions undergoing preferred replica election: "),
+    ("3.3.2 real", "[Controller id=1001] Partitions that completed preferred replica election: "),
+    ("3.3.2 real", "[Controller id=1001] Skipping preferred replica election for partitions due to topic deletion: "),
+    ("3.3.2 real", "[Controller id=1001] Resuming preferred replica election for partitions: "),
+    ("3.3.2 real", "[Controller id=1001] Starting the controller scheduler"),
+    ("3.3.2 real", "[Controller id=1001] Processing automatic preferred replica leader election"),
+    ("3.3.2 real", "[Controller id=1001] Checking need to trigger auto leader balancing"),
+    ("3.3.2 real", "[Controller id=1001] New partition creation callback for kafka-ckpt-0"),
+    ("2.8.1", "[Controller id=1] Resigned"),
+    ("2.8.1", "[Controller id=1] Broker info update callback for 2"),
+]
+QUIET_SERVER = [
+    ("0.8.2.2", "New leader is 2"),
+    ("0.10.2.1", "Partition [t,0] on broker 1: Cached zkVersion [5] not equal to that in zookeeper, skip updating ISR"),
+    ("2.4.1", "[Partition t-0 broker=1] Cached zkVersion 5 not equal to that in zookeeper, skip updating ISR"),
+    ("3.6.1", "[Partition t-0 broker=1] Failed to update ISR to PendingShrinkIsr(outOfSyncReplicaIds=Set(3)) due to "
+              "unexpected NETWORK_EXCEPTION. Retrying."),
+    ("2.8.1", "Creating /controller (is it secure? false)"),
+    ("2.8.1", "Result of znode creation at /controller is: OK"),
+    ("0.10.2.1", "[Kafka Server 1], starting"),
+    ("2.8.1", "[KafkaServer id=1] shutting down"),
+    ("3.3.2 real", "Kafka commitId: 96c5e882465d4b7e114ca6eae99d053ee5473929"),
+    ("3.3.2 real", "Kafka startTimeMs: 1696171283090"),
+    ("3.3.2 real", "Creating topic kafka-ckpt with configuration {} and initial partition assignment HashMap(0 -> ArrayBuffer(1001))"),
+]
+
+
+@pytest.mark.parametrize("release,message", QUIET + QUIET_SERVER, ids=[f"{r}: {m[:60]}" for r, m in QUIET + QUIET_SERVER])
+def test_understood_without_event(release, message):
+    found = run(message)
+    assert found is not None, f"{release}: not understood"
+    assert found[1] == []
+
+
+# Near-miss garbage: truncated lines and wrong tokens are not understood ------------------------
+GARBAGE = [
+    "[Controller id=1] Ready to serve as the new controller with epoch",
+    "[Controller id=1] Ready to serve as the new controller with epoch x",
+    "[Controller 1]: Broker one is ready to serve as the new controller with epoch 5",
+    "[Controller id=1] New broker startup callback for a,b",
+    "[Controller id=1] New broker startup callback for ",
+    "[Controller id=1] Broker failure callback for",
+    "[Controller id=1] Shutting down broker",
+    "[Controller id=1] Shutting down broker 3 now",
+    "[Controller id=1] New topics: [Set(t)], deleted topics: [Set()]",
+    "[Controller id=1] Handling reassignment of partition orders-0 to new replicas",
+    "[Controller id=1] Handling reassignment of partition orders to new replicas 1,2",
+    "[Controller id=1] Successfully updated assignment of partition orders-0 to ReplicaAssignment(replicas=4,5,6, addingReplicas=4",
+    "[Controller id=1] Starting replica leader election (CLEAN) for partitions t-0 triggered by AutoTriggered",
+    "[Controller id=1] Starting replica leader election (PREFERRED) for partitions t-0",
+    "[Controller id=1] Starting topic deletion for topics",
+    "[Controller id=1] Unclean leader election has been enabled for topic",
+    "[OfflinePartitionLeaderSelector]: No broker in ISR is alive for [t,0]. Elect leader x from live brokers 2. There's potential data loss.",
+    "[OfflinePartitionLeaderSelector]: No broker in ISR is alive for [t,0]. Elect leader 2 from live brokers 2,3.",
+    "[Partition t-0 broker=1] Shrinking ISR from 1,2 to",
+    "[Partition t-0 broker=1] Shrinking ISR from 1,2 to 1. Leader: (highWatermark: 5",
+    "[Partition t-0 broker=1] Expanding ISR from 1 to one",
+    "[Partition t-0 broker=1] ISR updated to [1,2] and zkVersion updated to [",
+    "[Partition t-0 broker=1] ISR updated to  and version updated to 5",
+    "Kafka version : ",
+    "[Kafka Server x], started",
+    "1 successfully elected as the controller. Epoch incremented to",
+    "1 successfully elected as a leader",
+    "",
+    "[",
+]
+
+
+@pytest.mark.parametrize("message", GARBAGE)
+def test_near_miss_is_not_understood(message):
+    assert run(message) is None
+
+
+def test_isr_change_without_partition_prefix_is_quarantined():
+    # Kafka always writes the Partition logIdent; without it the leader is unknown. The builder
+    # raises, which ingest.lines turns into a quarantined record.
+    with pytest.raises(ValueError):
+        run("Shrinking ISR from 1,2,3 to 1,2", file_kind="server")
+
+
+# The table itself ----------------------------------------------------------------------------
+
+def test_rows_are_anchored_and_named_once():
+    names = [p.name for p in zk_controller.PATTERNS]
+    assert len(names) == len(set(names))
+    for p in zk_controller.PATTERNS:
+        assert p.regex.pattern.endswith("$"), p.name
+        assert p.keyword == p.keyword.lower(), p.name
+        assert p.last is None or parse_version(p.first) <= parse_version(p.last), p.name
+
+
+def _events(cases):
+    return [(release, e) for release, _, expected in cases for e in expected if "event_type" in e]
+
+
+@pytest.mark.parametrize("release,event", _events(CASES) + _events(SERVER_CASES),
+                         ids=[f"{r}: {e['event_type']}" for r, e in _events(CASES) + _events(SERVER_CASES)])
+def test_events_are_replayable(release, event):
+    assert set(event) <= set(EVENT_FIELD_NAMES)
+    assert invalid_reason({"cluster": "c", "seq": 0, **event}) is None
