@@ -34,9 +34,9 @@ import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
-from pyspark.sql.window import Window
 
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
+from jobs.ingest_spark import Ingested, _loose, arrow_type, ingest
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
@@ -59,11 +59,19 @@ class AuditSummary:
     duration_s: float
     quality_gates: dict
     phases_s: dict = field(default_factory=dict)
+    lines_recognized: int = 0
+    files: dict = field(default_factory=dict)
+    eras: dict = field(default_factory=dict)
 
     def lines(self) -> list[str]:
-        out = [f"run {self.run_id}: records read {self.records_read:,}, replayed {self.events_replayed:,}, "
-               f"quarantined {self.records_quarantined:,} ({self.duration_s:.1f}s)",
+        out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
+               f"quarantined {self.records_quarantined:,}); events replayed {self.events_replayed:,} ({self.duration_s:.1f}s)",
                f"partitions {self.partitions:,}; seconds per phase {self.phases_s}"]
+        for file, info in sorted(self.files.items()):
+            if info.get("events", 0) != info.get("lines") or info.get("quarantined"):
+                out.append(f"  {file}: {info['lines']:,} lines, {info['recognized']:,} recognized, "
+                           f"{info['quarantined']:,} unrecognized, {info['events']:,} events")
+        out += [f"  era of {cluster}: {how}" for cluster, how in sorted(self.eras.items())]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
@@ -75,122 +83,67 @@ class AuditError(RuntimeError):
 
 # ---------------------------------------------------------------- reading
 
-def list_input_files(spark: SparkSession, inputs: list[str]) -> list[str]:
-    """Every file under the inputs, through Hadoop's FileSystem (local, HDFS, S3, ...)."""
+def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, str]]:
+    """(file, the input it was found under) for every file under the inputs, through
+    Hadoop's FileSystem (local, HDFS, S3, ...)."""
     jvm = spark.sparkContext._jvm
     conf = spark.sparkContext._jsc.hadoopConfiguration()
-    files: list[str] = []
+    files: list[tuple[str, str]] = []
     for item in inputs:
         path = jvm.org.apache.hadoop.fs.Path(item)
         fs = path.getFileSystem(conf)
         if not fs.exists(path):
             raise AuditError(f"input {item} does not exist")
+        root = fs.makeQualified(path).toString()
         it = fs.listFiles(path, True)
         while it.hasNext():
             status = it.next()
             name = status.getPath().getName()
-            if name.startswith((".", "_")) or name.endswith(".truth.jsonl") or name == "manifest.json":
+            if name.startswith((".", "_")) or name.endswith(".truth.jsonl") or name in SIDE_FILES:
                 continue
-            files.append(status.getPath().toString())
+            files.append((status.getPath().toString(), root))
     return sorted(files)
 
 
-def read_lines(spark: SparkSession, files: list[str]) -> DataFrame:
-    """(source_file, source_line, raw) for every line; line numbers are computed from each
-    split's offset in its file, without funnelling the data through one task."""
-    if not files:
-        return spark.createDataFrame([], "source_file string, source_line long, raw string")
-    text = (spark.read.format("text").load(files)
-            .select(F.col("value").alias("raw"), F.col("_metadata.file_path").alias("source_file"),
-                    F.col("_metadata.file_block_start").alias("block"),
-                    F.monotonically_increasing_id().alias("row_id")))
-    # Rows of one split are contiguous in one task, so their row_ids are consecutive.
-    blocks = text.groupBy("source_file", "block").agg(F.count("*").alias("n"), F.min("row_id").alias("first_id"))
-    by_file = Window.partitionBy("source_file").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
-    blocks = blocks.withColumn("lines_before", F.coalesce(F.sum("n").over(by_file), F.lit(0)))
-    return (text.join(F.broadcast(blocks.select("source_file", "block", "lines_before", "first_id")),
-                      ["source_file", "block"])
-            .select("source_file", (F.col("lines_before") + F.col("row_id") - F.col("first_id") + 1)
-                    .cast("long").alias("source_line"), "raw"))
+# Files an input directory may hold beside the records: metadata about them, not records.
+SIDE_FILES = ("manifest.json", "README.md")
 
 
+def file_clusters(found: list[tuple[str, str]], cluster: str | None) -> dict[str, str]:
+    """The cluster of each file's log lines: --cluster; else the cluster named by the
+    nearest manifest.json between the file and its input; else the input directory's name
+    (a single-file input: the file's directory). Canonical events name their own."""
+    out: dict[str, str] = {}
+    manifests: dict[str, str | None] = {}
+    for file, root in found:
+        if cluster:
+            out[file] = cluster
+            continue
+        name = None
+        local = file[len("file:"):] if file.startswith("file:") else None
+        root_local = root[len("file:"):] if root.startswith("file:") else None
+        if local is not None and root_local is not None:
+            d = Path(local).parent
+            while name is None and str(d).startswith(root_local.rstrip("/")) and len(str(d)) >= len(root_local.rstrip("/")):
+                if str(d) not in manifests:
+                    manifests[str(d)] = _manifest_cluster(d / "manifest.json")
+                name = manifests[str(d)]
+                if d == d.parent:
+                    break
+                d = d.parent
+        if name is None:
+            base = root.rstrip("/").rsplit("/", 1)[-1]
+            name = base if file != root else file.rsplit("/", 2)[-2]
+        out[file] = name
+    return out
 
 
-def _loose(dt: T.DataType) -> T.DataType:
-    """Arrow results carry nullable list items; declare them so, and cast later."""
-    return T.ArrayType(dt.elementType, containsNull=True) if isinstance(dt, T.ArrayType) else dt
-
-
-def parsed_schema() -> T.StructType:
-    fields = [T.StructField(f.name, _loose(spark_type(f.type)), True) for f in EVENT_FIELDS]
-    fields += [T.StructField("q_file", T.StringType(), True), T.StructField("q_line", T.LongType(), True),
-               T.StructField("q_reason", T.StringType(), True), T.StructField("q_raw", T.StringType(), True)]
-    return T.StructType(fields)
-
-
-def _parse_batches(default_cluster: str | None):
-    """mapInArrow function: JSON lines -> canonical events or quarantine rows."""
-    from schemas.validate import invalid_reason
-
-    names = list(EVENT_FIELD_NAMES)
-    schema = parsed_schema()
-    arrow_schema = pa.schema([pa.field(f.name, _arrow_type(f.dataType)) for f in schema.fields])
-
-    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            cols = {n: [] for n in arrow_schema.names}
-            files = batch.column("source_file").to_pylist()
-            lines = batch.column("source_line").to_pylist()
-            raws = batch.column("raw").to_pylist()
-            for file, line, raw in zip(files, lines, raws):
-                record, reason = None, None
-                if raw is None or not raw.strip():
-                    continue  # blank lines are not records
-                try:
-                    record = json.loads(raw)
-                except ValueError as exc:
-                    reason = f"malformed JSON: {exc}"
-                if record is not None and not isinstance(record, dict):
-                    reason, record = "not a JSON object", None
-                if record is not None:
-                    if record.get("cluster") is None and default_cluster:
-                        record["cluster"] = default_cluster
-                    reason = invalid_reason(record)
-                if reason is None:
-                    if record.get("source_file") is None:
-                        record["source_file"], record["source_line"] = file, line
-                    for n in names:
-                        cols[n].append(record.get(n))
-                    cols["q_file"].append(None), cols["q_line"].append(None)
-                    cols["q_reason"].append(None), cols["q_raw"].append(None)
-                else:
-                    cluster = record.get("cluster") if isinstance(record, dict) else None
-                    for n in names:
-                        cols[n].append(cluster if n == "cluster" and isinstance(cluster, str) else None)
-                    cols["q_file"].append(file), cols["q_line"].append(line)
-                    cols["q_reason"].append(reason), cols["q_raw"].append(raw)
-            yield pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type)
-                                              for n in arrow_schema.names], schema=arrow_schema)
-
-    return parse
-
-
-def _arrow_type(dt: T.DataType) -> pa.DataType:
-    if isinstance(dt, T.StringType):
-        return pa.string()
-    if isinstance(dt, T.IntegerType):
-        return pa.int32()
-    if isinstance(dt, T.LongType):
-        return pa.int64()
-    if isinstance(dt, T.DoubleType):
-        return pa.float64()
-    if isinstance(dt, T.BooleanType):
-        return pa.bool_()
-    if isinstance(dt, T.TimestampType):
-        return pa.timestamp("us", tz="UTC")
-    if isinstance(dt, T.ArrayType):
-        return pa.list_(_arrow_type(dt.elementType))
-    raise TypeError(dt)
+def _manifest_cluster(path: Path) -> str | None:
+    try:
+        clusters = json.loads(path.read_text()).get("clusters", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    return next(iter(clusters)) if len(clusters) == 1 else None
 
 
 # ---------------------------------------------------------------- routing
@@ -243,7 +196,7 @@ def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int):
     from state_machine.replay import PartitionReplay
 
     schema = output_schema()
-    arrow_schema = pa.schema([pa.field(f.name, _arrow_type(f.dataType)) for f in schema.fields])
+    arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
     names = arrow_schema.names
     event_names = list(EVENT_FIELD_NAMES)
 
@@ -382,25 +335,42 @@ def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
 
 # ---------------------------------------------------------------- the run
 
-def cluster_eras(cfg: AuditConfig) -> tuple[str, dict[str, str]]:
-    default, per_cluster = "2.4", {}
+def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(default era, era per cluster, how each was chosen). Precedence: --kafka-version,
+    then a manifest.json in an input directory, then what the log lines show, then 2.4."""
+    from ingest.detect import choose_era
+
+    default, per_cluster, why = "2.4", {}, {}
+    for cluster, ev in (detected or {}).items():
+        choice = choose_era(ev["ranges"], ev["versions"], ev["kraft"])
+        if choice is not None and cluster is not None:
+            per_cluster[cluster], why[cluster] = choice.era, "detected: " + choice.explain()
     for item in cfg.inputs:
-        manifest = Path(item) / "manifest.json"
-        if "://" not in item and manifest.is_file():
-            for name, info in json.loads(manifest.read_text())["clusters"].items():
-                per_cluster[name] = info["kafka_version"]
+        if "://" in item:
+            continue
+        for manifest in ([Path(item) / "manifest.json"] + sorted(Path(item).glob("*/manifest.json"))
+                         if Path(item).is_dir() else []):
+            try:
+                clusters = json.loads(manifest.read_text()).get("clusters", {})
+            except (OSError, ValueError):
+                continue
+            for name, info in clusters.items():
+                per_cluster[name], why[name] = info["kafka_version"], f"{manifest}"
     for spec in cfg.kafka_versions:
         cluster, sep, era = spec.rpartition("=")
         if sep:
-            per_cluster[cluster] = era
+            per_cluster[cluster], why[cluster] = era, "--kafka-version"
         else:
             default = era
+            for name in list(per_cluster):
+                if why.get(name, "").startswith("detected"):
+                    per_cluster[name], why[name] = era, "--kafka-version"
     for era in [default, *per_cluster.values()]:
         try:
             resolve_era(era)
         except ValueError as exc:
             raise AuditError(f"--kafka-version: {exc}") from None
-    return default, per_cluster
+    return default, per_cluster, why
 
 
 def versions() -> dict[str, str]:
@@ -418,32 +388,34 @@ def versions() -> dict[str, str]:
 def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     from jobs import quality
 
-    if cfg.input_format not in ("auto", "events"):
-        raise AuditError(f"--format {cfg.input_format}: only canonical events are supported so far")
+    if cfg.input_format not in ("auto", "events", "logs"):
+        raise AuditError(f"--format {cfg.input_format}: one of auto, events, logs")
+    try:
+        from zoneinfo import ZoneInfo
+        ZoneInfo(cfg.timezone)
+    except Exception:
+        raise AuditError(f"--timezone {cfg.timezone}: not a time zone name (e.g. UTC, Europe/Berlin)") from None
     t0 = time.time()
     started = datetime.now(timezone.utc)
-    default_era, eras = cluster_eras(cfg)
+    cluster_eras(cfg)  # fail fast on a bad --kafka-version
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(cfg.max_records_per_batch))
     partitions = cfg.shuffle_partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
 
-    files = list_input_files(spark, cfg.inputs)
-    parsed = read_lines(spark, files).mapInArrow(_parse_batches(cfg.cluster), parsed_schema())
-    parsed = parsed.persist()
-    events = parsed.where(F.col("q_reason").isNull()).select([F.col(f.name).cast(spark_type(f.type)) for f in EVENT_FIELDS])
-    quarantine = parsed.where(F.col("q_reason").isNotNull()).select(
-        F.col("cluster"), F.col("q_file").alias("source_file"), F.col("q_line").alias("source_line"),
-        F.col("q_reason").alias("reason"), F.col("q_raw").alias("raw"), F.lit(cfg.run_id).alias("run_id"))
-    counts = parsed.agg(F.count("*").alias("read"), F.count("q_reason").alias("quarantined")).first()
-    read, quarantined = counts["read"], counts["quarantined"]
-    replayed = read - quarantined
-
+    found = list_input_files(spark, cfg.inputs)
+    ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
+                 cfg.input_format)
+    default_era, eras, era_why = cluster_eras(cfg, ing.evidence)
+    events = ing.events
+    quarantine = ing.quarantine.withColumn("run_id", F.lit(cfg.run_id))
+    read, quarantined = ing.records_read, ing.records_quarantined
+    replayed = events.count()
     phases = {"read": time.time() - t0}
     gates = {}
     mark = time.time()
     gates["input_events"] = quality.validate_input(events)
     phases["input_gate"] = time.time() - mark
     if not gates["input_events"].success:
-        parsed.unpersist()
+        ing.release()
         raise quality.QualityGateFailed(gates["input_events"])
 
     mark = time.time()
@@ -455,7 +427,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     gates["output_tables"] = quality.validate_output(tables["partition_timeline"], tables["replica_timeline"],
                                                       tables["violations"], quarantine)
     if not gates["output_tables"].success:
-        out.unpersist(), parsed.unpersist()
+        out.unpersist(), ing.release()
         raise quality.QualityGateFailed(gates["output_tables"])
 
     phases["output_gate"] = time.time() - mark
@@ -472,9 +444,11 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     duration = time.time() - t0
     run_row = {
         "run_id": cfg.run_id, "started_at": started, "duration_s": float(duration), "inputs": list(cfg.inputs),
-        "kafka_versions": json.dumps({"default": default_era, **eras}, sort_keys=True),
-        "records_read": read, "events_replayed": replayed, "records_quarantined": quarantined,
-        "counts_reconcile": read == replayed + quarantined, "partitions": n_partitions,
+        "kafka_versions": json.dumps({"default": default_era, **eras, "chosen_by": era_why}, sort_keys=True),
+        "records_read": read, "lines_recognized": ing.lines_recognized, "records_quarantined": quarantined,
+        "counts_reconcile": read == ing.lines_recognized + quarantined, "events_replayed": replayed,
+        "events_deduplicated": ing.events_deduplicated, "input_files": json.dumps(ing.files, sort_keys=True),
+        "partitions": n_partitions,
         "violations_by_rule": json.dumps(by_rule, sort_keys=True),
         "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
         "versions": json.dumps(versions(), sort_keys=True),
@@ -482,9 +456,10 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     paths["audit_runs"] = merge_into(spark, cfg.warehouse, "audit_runs",
                                      spark.createDataFrame([run_row], table_struct("audit_runs")))
     out.unpersist()
-    parsed.unpersist()
+    ing.release()
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
-                        {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()})
+                        {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
+                        lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why)
 
 
 def main(argv: list[str] | None = None) -> int:

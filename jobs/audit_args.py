@@ -13,24 +13,33 @@ class AuditConfig:
     warehouse: str
     kafka_versions: list[str] = field(default_factory=list)   # ERA or CLUSTER=ERA
     cluster: str | None = None                                 # for records that name none
-    input_format: str = "auto"
+    input_format: str = "auto"                                 # auto | events | logs
+    timezone: str = "UTC"                                      # zone of zoneless log timestamps
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     shuffle_partitions: int | None = None
     max_records_per_batch: int = 10_000
 
 
 def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--input", nargs="+", required=True, help="files or directories of recorded events")
+    ap.add_argument("--input", nargs="+", required=True,
+                    help="files or directories: canonical events (JSON lines), broker logs (state-change.log, controller.log, "
+                         "server.log, rotated and .gz), kafka-dump-log output")
     ap.add_argument("--warehouse", required=True, help="directory (or URI) holding the Delta tables")
-    ap.add_argument("--format", default="auto", choices=["auto", "events"], help="input format (canonical events)")
+    ap.add_argument("--format", default="auto", choices=["auto", "events", "logs"],
+                    help="auto: JSON-object lines are canonical events, other lines are Kafka logs (default); "
+                         "events or logs: only that")
+    ap.add_argument("--timezone", default="UTC", help="zone of the zoneless log4j timestamps (IANA name, default UTC)")
     ap.add_argument("--kafka-version", action="append", default=[], metavar="[CLUSTER=]ERA",
-                    help="Kafka version for all clusters or one (default 2.4, or a manifest.json in an input dir)")
-    ap.add_argument("--cluster", help="cluster name for records that carry none")
+                    help="Kafka version for all clusters or one (default: a manifest.json in an input dir, else detected from "
+                         "the log lines, else 2.4)")
+    ap.add_argument("--cluster", help="cluster name for records that carry none (logs: default is the name of the "
+                                      "input directory, or of the directory holding a manifest.json)")
     ap.add_argument("--shuffle-partitions", type=int, help="partitions of the replay stage")
 
 
 def config_from_args(args: argparse.Namespace) -> AuditConfig:
     return AuditConfig(inputs=args.input, warehouse=args.warehouse, kafka_versions=args.kafka_version,
-                       cluster=args.cluster, input_format=args.format, shuffle_partitions=args.shuffle_partitions)
+                       cluster=args.cluster, input_format=args.format, timezone=args.timezone,
+                       shuffle_partitions=args.shuffle_partitions)
 
 

@@ -7,7 +7,7 @@ session start resolve Maven coordinates over the network through Ivy.
 Running under spark-submit (cluster or local)::
 
     JARS=$(.venv/bin/python -c 'import jobs.session as s; print(",".join(s.jar_paths()))')
-    zip -qr dist/controller_replay.zip jobs state_machine schemas   # our own code
+    zip -qr dist/controller_replay.zip jobs state_machine schemas ingest   # our own code
     spark-submit --master yarn --jars "$JARS" \\
         --py-files dist/controller_replay.zip  your_entry.py ...
 

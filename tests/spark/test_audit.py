@@ -94,7 +94,8 @@ def test_bad_records_are_quarantined_and_counts_reconcile(spark, tmp_path):
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(inputs)], warehouse=warehouse, kafka_versions=["1.1"]))
     assert (summary.records_read, summary.records_quarantined) == (good_lines + 4, 3)
-    assert summary.records_read == summary.events_replayed + summary.records_quarantined
+    assert summary.records_read == summary.events_replayed + summary.records_quarantined  # one event per JSON line
+    assert summary.records_read == summary.lines_recognized + summary.records_quarantined
     q = table(spark, warehouse, "quarantine").select("source_line", "reason").orderBy("source_line").collect()
     assert [r["source_line"] for r in q] == [2, 3, 4]
     assert q[0]["reason"].startswith("malformed JSON") and "unknown event type" in q[1]["reason"]

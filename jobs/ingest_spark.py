@@ -1,0 +1,323 @@
+"""Inputs -> canonical events inside Spark: canonical-event JSON lines, and the logs real
+clusters write (ingest/), in one pass over the text.
+
+1. The text source reads every file in splits; each row carries its file and split offset.
+2. `mapInArrow` runs `ingest.lines.FileParser` over each split in file order (the driver
+   reads no file): events, facts, understood / ignored / quarantined records, and one
+   `piece` row per split with its line count, last clock value and controller epoch.
+3. The piece rows (one per split, a few per file) give line numbers and carry each split's
+   ordering state into the next; facts name KRaft topics and mark Raft epochs.
+4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
+   broker, file, line): see ingest/lines.py and the README for how ties are broken.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
+from schemas.types import spark_type
+
+EXTRA = (  # columns of the parse output beyond the event's own
+    ("kind", T.StringType()), ("file", T.StringType()), ("block", T.LongType()), ("local_line", T.LongType()),
+    ("n_lines", T.LongType()), ("tag", T.StringType()), ("order_ts", T.LongType()), ("order_epoch", T.IntegerType()),
+    ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()), ("v_first", T.StringType()),
+    ("v_last", T.StringType()), ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
+    ("q_raw", T.StringType()), ("canonical", T.BooleanType()),
+)
+RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
+
+
+def _loose(dt: T.DataType) -> T.DataType:
+    return T.ArrayType(dt.elementType, containsNull=True) if isinstance(dt, T.ArrayType) else dt
+
+
+def parsed_schema() -> T.StructType:
+    fields = [T.StructField(f.name, _loose(spark_type(f.type)), True) for f in EVENT_FIELDS]
+    fields += [T.StructField(n, t, True) for n, t in EXTRA]
+    return T.StructType(fields)
+
+
+def arrow_type(dt: T.DataType) -> pa.DataType:
+    simple = {T.StringType: pa.string(), T.IntegerType: pa.int32(), T.LongType: pa.int64(), T.DoubleType: pa.float64(),
+              T.BooleanType: pa.bool_()}
+    for k, v in simple.items():
+        if isinstance(dt, k):
+            return v
+    if isinstance(dt, T.TimestampType):
+        return pa.timestamp("us", tz="UTC")
+    if isinstance(dt, T.ArrayType):
+        return pa.list_(arrow_type(dt.elementType))
+    raise TypeError(dt)
+
+
+def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
+    """(raw, file, block) in file order within each split; blocks are split offsets."""
+    if not files:
+        return spark.createDataFrame([], "raw string, file string, block long")
+    return (spark.read.format("text").load(files)
+            .select(F.col("value").alias("raw"), F.col("_metadata.file_path").alias("file"),
+                    F.col("_metadata.file_block_start").alias("block")))
+
+
+def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str):
+    """The mapInArrow function: split rows -> parse rows (see parsed_schema)."""
+    from ingest.lines import FILE_KIND_RANK, FileParser
+    from schemas.validate import invalid_reason
+
+    schema = parsed_schema()
+    arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
+    names = arrow_schema.names
+    event_names = list(EVENT_FIELD_NAMES)
+    fallback = default_cluster or "default"
+
+    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        cols = {n: [] for n in names}
+        append = {n: cols[n].append for n in names}
+        blank = dict.fromkeys(names)
+
+        def emit(values: dict) -> None:
+            for n in names:
+                append[n](values.get(n))
+
+        state = {"key": None, "parser": None, "local": 0, "nonblank": 0}
+
+        def log_rows(outs, file, block, cluster, rank):
+            sub = 0
+            for o in outs:
+                row = dict(blank)
+                if o.data is not None and o.kind == "event":
+                    row.update(o.data)
+                    topic_id = row.pop("topic_id", None)
+                    row["topic_id"] = topic_id
+                    row["cluster"] = cluster
+                    row["source_file"] = file
+                elif o.data is not None:
+                    row["fact"] = json.dumps(o.data)
+                    row["cluster"] = cluster
+                else:
+                    row["cluster"] = cluster
+                row.update(kind=o.kind, file=file, block=block, local_line=o.line, n_lines=o.n_lines, tag=o.tag,
+                           order_ts=o.order_ts, order_epoch=o.order_epoch, file_rank=rank, sub=sub, pattern=o.pattern,
+                           v_first=o.first, v_last=o.last, q_reason=o.reason, q_raw=o.raw, canonical=False)
+                sub += 1
+                emit(row)
+
+        def close_piece():
+            key, parser = state["key"], state["parser"]
+            if key is None:
+                return
+            file, block = key
+            cluster = clusters.get(file, fallback)
+            if parser is not None:
+                log_rows(parser.close(), file, block, cluster, FILE_KIND_RANK[parser.kind])
+                order_ts, order_epoch = parser.order_ts, parser.order_epoch
+            else:
+                order_ts = order_epoch = None
+            emit({**blank, "kind": "piece", "file": file, "block": block, "local_line": state["local"],
+                  "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster})
+
+        def canonical(raw: str, file: str, block: int, local: int) -> bool:
+            """A JSON-object line: a canonical event (or a broken one), unless it is a
+            Docker json-file log line; True if handled here."""
+            try:
+                record = json.loads(raw)
+            except ValueError as exc:
+                if fmt == "logs":
+                    return False
+                reason, record = f"malformed JSON: {exc}", None
+            else:
+                if isinstance(record, dict) and "event_type" not in record and isinstance(record.get("log"), str):
+                    return False
+                reason = None if isinstance(record, dict) else "not a JSON object"
+            if record is not None and reason is None:
+                if record.get("cluster") is None:
+                    record["cluster"] = default_cluster or clusters.get(file)
+                reason = invalid_reason(record)
+            row = dict(blank)
+            if reason is None:
+                row.update({n: record.get(n) for n in event_names})
+                row.update(kind="event", canonical=True)
+            else:
+                cluster = record.get("cluster") if isinstance(record, dict) else None
+                row.update(kind="quarantine", q_reason=reason, q_raw=raw,
+                           cluster=cluster if isinstance(cluster, str) else clusters.get(file, fallback))
+            row.update(file=file, block=block, local_line=local, n_lines=1)
+            emit(row)
+            return True
+
+        for batch in batches:
+            files = batch.column("file").to_pylist()
+            blocks = batch.column("block").to_pylist()
+            raws = batch.column("raw").to_pylist()
+            for file, block, raw in zip(files, blocks, raws):
+                if (file, block) != state["key"]:
+                    close_piece()
+                    state.update(key=(file, block), parser=None, local=0, nonblank=0)
+                state["local"] += 1
+                if raw is None or not raw.strip():
+                    continue
+                state["nonblank"] += 1
+                local = state["local"]
+                if fmt != "logs" and raw[0] == "{" and canonical(raw, file, block, local):
+                    continue
+                if fmt == "events":
+                    emit({**blank, "kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
+                          "file": file, "block": block, "local_line": local, "n_lines": 1,
+                          "cluster": clusters.get(file, fallback)})
+                    continue
+                parser = state["parser"]
+                if parser is None:
+                    parser = state["parser"] = FileParser(file, zone, cluster=clusters.get(file, fallback))
+                log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
+            yield _batch(cols, names, arrow_schema)
+            for n in names:
+                cols[n].clear()
+        close_piece()
+        yield _batch(cols, names, arrow_schema)
+
+    return parse
+
+
+def _batch(cols, names, arrow_schema) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type) for n in names],
+                                      schema=arrow_schema)
+
+
+@dataclass
+class Ingested:
+    events: DataFrame            # canonical events (EVENT_FIELDS), seq set
+    quarantine: DataFrame        # cluster, source_file, source_line, reason, raw
+    records_read: int
+    lines_recognized: int
+    records_quarantined: int
+    events_deduplicated: int
+    files: dict[str, dict] = field(default_factory=dict)
+    evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
+    cached: list[DataFrame] = field(default_factory=list)
+
+    def release(self) -> None:
+        for df in self.cached:
+            df.unpersist()
+
+
+def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
+           zone: str = "UTC", fmt: str = "auto") -> Ingested:
+    parsed = (read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt), parsed_schema())
+              .persist())
+    # The pieces of every file, in order: line numbers and the ordering state carried across splits.
+    pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"])
+                    for r in parsed.where(F.col("kind") == "piece")
+                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch").collect())
+    carried, before = [], {}
+    for file, block, lines, _, ts, epoch in pieces:
+        lines_before, ts_before, epoch_before = before.get(file, (0, None, None))
+        carried.append((file, block, lines_before, ts_before, epoch_before))
+        before[file] = (lines_before + lines, _max(ts_before, ts), _max(epoch_before, epoch))
+    carry = spark.createDataFrame(carried, "file string, block long, lines_before long, ts_before long, epoch_before int")
+    rows = (parsed.where(F.col("kind") != "piece").join(F.broadcast(carry), ["file", "block"])
+            .withColumn("line", F.col("lines_before") + F.col("local_line"))
+            .withColumn("order_ts", F.greatest("order_ts", "ts_before"))
+            .withColumn("order_epoch", F.greatest("order_epoch", "epoch_before"))
+            # Continuation lines at the start of a later split belong to the record that ends the
+            # split before: recognised with it. At a file's start they continue nothing.
+            .withColumn("kind", F.when((F.col("kind") == "leading") & (F.col("lines_before") == 0), "quarantine")
+                        .otherwise(F.col("kind")))
+            .withColumn("q_reason", F.when((F.col("kind") == "quarantine") & F.col("q_reason").isNull(),
+                                           "continuation line with no record before it").otherwise(F.col("q_reason"))))
+
+    # Per-file accounting (small: files x kinds).
+    files: dict[str, dict] = {}
+    for file, _, _, nonblank, _, _ in pieces:
+        files.setdefault(file, {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})["lines"] += nonblank
+    for r in rows.groupBy("file", "kind").agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows")).collect():
+        info = files.setdefault(r["file"], {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})
+        if r["kind"] == "quarantine":
+            info["quarantined"] += r["lines"]
+        else:
+            info["recognized"] += r["lines"]
+        if r["kind"] == "event":
+            info["events"] += r["rows"]
+    evidence = _era_evidence(rows)
+    for file, info in files.items():
+        info["cluster"] = clusters.get(file, default_cluster)
+
+    quarantine = rows.where(F.col("kind") == "quarantine").select(
+        F.col("cluster"), F.col("file").alias("source_file"), F.col("line").alias("source_line"),
+        F.col("q_reason").alias("reason"), F.col("q_raw").alias("raw"))
+
+    events = rows.where(F.col("kind") == "event")
+    canonical = events.where(F.col("canonical")).withColumn(
+        "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
+    logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
+    # KRaft: topics are named by id; the TopicRecord (a fact) names them.
+    facts = rows.where(F.col("kind") == "fact")
+    names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
+             .select("cluster", F.get_json_object("fact", "$.topic_id").alias("topic_id"),
+                     F.get_json_object("fact", "$.topic").alias("named")).dropDuplicates(["cluster", "topic_id"]))
+    logged = (logged.join(F.broadcast(names), ["cluster", "topic_id"], "left")
+              .withColumn("topic", F.coalesce("topic", "named", "topic_id")).drop("named"))
+    # The same metadata record in several nodes' dumps: replayed once.
+    from_log = logged.where(F.col("source_offset").isNotNull())
+    deduped = from_log.dropDuplicates(["cluster", "source_offset", "event_type"])
+    logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped).unionByName(
+        _raft_failovers(facts), allowMissingColumns=True)
+    logged = logged.persist()
+    dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
+    ordered = logged.orderBy(F.asc_nulls_first("cluster"), F.asc_nulls_first("order_ts"), F.asc_nulls_first("order_epoch"),
+                             "file_rank", F.asc_nulls_first("recording_broker"), "file", "line", "sub")
+    logged_events = ordered.withColumn("seq", F.monotonically_increasing_id())
+    cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
+    all_events = canonical.select(cast).unionByName(logged_events.select(cast))
+    counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
+    return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
+                    int(dup_counts), files, evidence, [parsed, logged])
+
+
+def _raft_failovers(facts: DataFrame) -> DataFrame:
+    """One ControllerFailover per Raft epoch of a KRaft metadata log (batch headers carry
+    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch."""
+    epochs = facts.where(F.get_json_object("fact", "$.fact") == "raft_epoch").select(
+        "cluster", "file", "line", "order_ts", "order_epoch", "file_rank", "recording_broker",
+        F.get_json_object("fact", "$.epoch").cast("int").alias("controller_epoch"),
+        F.get_json_object("fact", "$.leader").cast("int").alias("controller_id"),
+        F.get_json_object("fact", "$.base_offset").cast("long").alias("source_offset"))
+    first = epochs.groupBy("cluster", "controller_epoch").agg(
+        F.min(F.struct("source_offset", "order_ts", "file", "line", "order_epoch", "file_rank")).alias("m"),
+        F.max("controller_id").alias("controller_id"))
+    return first.select(
+        "cluster", "controller_epoch", "controller_id", F.lit("ControllerFailover").alias("event_type"),
+        F.col("m.file").alias("source_file"), F.col("m.file").alias("file"), F.col("m.line").alias("line"),
+        F.col("m.line").alias("source_line"), F.col("m.order_ts").alias("order_ts"),
+        F.col("m.order_epoch").alias("order_epoch"), F.col("m.file_rank").alias("file_rank"),
+        F.lit(-1).alias("sub"), F.lit(None).cast("int").alias("recording_broker"))
+
+
+def _era_evidence(rows: DataFrame) -> dict[str, dict]:
+    """cluster -> {"ranges": [(first, last, n)], "versions": [...], "kraft": bool} (small)."""
+    out: dict[str, dict] = {}
+    for r in (rows.where(F.col("pattern").isNotNull())
+              .groupBy("cluster", "v_first", "v_last", (F.col("file_rank") == 3).alias("dump"),
+                       F.get_json_object("fact", "$.version").alias("version"))
+              .agg(F.count("*").alias("n")).collect()):
+        ev = out.setdefault(r["cluster"], {"ranges": [], "versions": [], "kraft": False})
+        ev["ranges"].append((r["v_first"], r["v_last"], r["n"]))
+        if r["version"]:
+            ev["versions"].append(r["version"])
+        if r["dump"]:
+            ev["kraft"] = True
+    return out
+
+
+def _max(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if a >= b else b
