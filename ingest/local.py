@@ -90,6 +90,11 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
         topic_id = row.pop("topic_id", None)
         if row.get("topic") is None and topic_id is not None:
             row["topic"] = names.get(topic_id, topic_id)
+        if row["event_type"] == E.UNCLEAN_ELECTION_LOGGED and row.get("detail") is not None:
+            key = (row.get("topic"), row.get("partition"), row.get("leader"), row["detail"])  # every quorum member logs it
+            if key in seen:
+                continue
+            seen.add(key)
         if row.get("source_offset") is not None:
             key = (row["source_offset"], row["event_type"])
             if key in seen:

@@ -78,36 +78,33 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     fallback = default_cluster or "default"
 
     def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        cols = {n: [] for n in names}
-        append = {n: cols[n].append for n in names}
-        blank = dict.fromkeys(names)
+        rows: list[list] = []
+        width = len(names)
+        n_event = len(event_names)
+        i_cluster, i_file = event_names.index("cluster"), event_names.index("source_file")
 
-        def emit(values: dict) -> None:
-            for n in names:
-                append[n](values.get(n))
+        def emit(values: dict) -> None:   # the rare rows (pieces, canonical events, JSON errors)
+            rows.append([values.get(n) for n in names])
 
         state = {"key": None, "parser": None, "local": 0, "nonblank": 0}
 
         def log_rows(outs, file, block, cluster, rank):
+            # The hot path: one row per parser output, built positionally (event fields, then EXTRA).
             sub = 0
             for o in outs:
-                row = dict(blank)
-                if o.data is not None and o.kind == "event":
-                    row.update(o.data)
-                    topic_id = row.pop("topic_id", None)
-                    row["topic_id"] = topic_id
-                    row["cluster"] = cluster
-                    row["source_file"] = file
-                elif o.data is not None:
-                    row["fact"] = json.dumps(o.data)
-                    row["cluster"] = cluster
+                data = o.data
+                if data is not None and o.kind == "event":
+                    row = [data.get(n) for n in event_names]
+                    row[i_cluster], row[i_file] = cluster, file
+                    topic_id, fact = data.get("topic_id"), None
                 else:
-                    row["cluster"] = cluster
-                row.update(kind=o.kind, file=file, block=block, local_line=o.line, n_lines=o.n_lines, tag=o.tag,
-                           order_ts=o.order_ts, order_epoch=o.order_epoch, file_rank=rank, sub=sub, pattern=o.pattern,
-                           v_first=o.first, v_last=o.last, q_reason=o.reason, q_raw=o.raw, canonical=False)
+                    row = [None] * n_event
+                    row[i_cluster] = cluster
+                    topic_id, fact = None, (json.dumps(data) if data is not None else None)
+                row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
+                        o.first, o.last, topic_id, fact, o.reason, o.raw, False)
+                rows.append(row)
                 sub += 1
-                emit(row)
 
         def close_piece():
             key, parser = state["key"], state["parser"]
@@ -120,7 +117,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 order_ts, order_epoch = parser.order_ts, parser.order_epoch
             else:
                 order_ts = order_epoch = None
-            emit({**blank, "kind": "piece", "file": file, "block": block, "local_line": state["local"],
+            emit({"kind": "piece", "file": file, "block": block, "local_line": state["local"],
                   "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster})
 
         def canonical(raw: str, file: str, block: int, local: int) -> bool:
@@ -140,7 +137,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 if record.get("cluster") is None:
                     record["cluster"] = default_cluster or clusters.get(file)
                 reason = invalid_reason(record)
-            row = dict(blank)
+            row = {}
             if reason is None:
                 row.update({n: record.get(n) for n in event_names})
                 row.update(kind="event", canonical=True)
@@ -168,7 +165,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 if fmt != "logs" and raw[0] == "{" and canonical(raw, file, block, local):
                     continue
                 if fmt == "events":
-                    emit({**blank, "kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
+                    emit({"kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
                           "file": file, "block": block, "local_line": local, "n_lines": 1,
                           "cluster": clusters.get(file, fallback)})
                     continue
@@ -176,17 +173,17 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 if parser is None:
                     parser = state["parser"] = FileParser(file, zone, cluster=clusters.get(file, fallback))
                 log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
-            yield _batch(cols, names, arrow_schema)
-            for n in names:
-                cols[n].clear()
+            yield _batch(rows, width, arrow_schema)
+            rows.clear()
         close_piece()
-        yield _batch(cols, names, arrow_schema)
+        yield _batch(rows, width, arrow_schema)
 
     return parse
 
 
-def _batch(cols, names, arrow_schema) -> pa.RecordBatch:
-    return pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type) for n in names],
+def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
+    columns = list(zip(*rows)) if rows else [()] * width
+    return pa.RecordBatch.from_arrays([pa.array(c, type=arrow_schema.field(i).type) for i, c in enumerate(columns)],
                                       schema=arrow_schema)
 
 
@@ -263,6 +260,11 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
                      F.get_json_object("fact", "$.topic").alias("named")).dropDuplicates(["cluster", "topic_id"]))
     logged = (logged.join(F.broadcast(names), ["cluster", "topic_id"], "left")
               .withColumn("topic", F.coalesce("topic", "named", "topic_id")).drop("named"))
+    # KRaft: every controller of the quorum logs "UNCLEAN partition change for t-0 ...: <diff>" as it
+    # replays the record; the diff (with its leader epoch) names the one election they all saw.
+    unclean = (F.col("event_type") == "UncleanElectionLogged") & F.col("detail").isNotNull()
+    logged = logged.where(~unclean).unionByName(
+        logged.where(unclean).dropDuplicates(["cluster", "topic", "partition", "leader", "detail"]))
     # The same metadata record in several nodes' dumps: replayed once.
     from_log = logged.where(F.col("source_offset").isNotNull())
     deduped = from_log.dropDuplicates(["cluster", "source_offset", "event_type"])

@@ -1,0 +1,94 @@
+"""Benchmark: ingest a generated Kafka 2.4 state-change.log through Spark.
+
+The log is a simulated history written the way a 2.4 controller writes it at TRACE
+(ingest/render.py), repeated with fresh topic names until it reaches --mb megabytes
+(default 1024), cached under bench/data/. Two timings, one Spark session:
+
+  parse     read + envelope + catalogue + line numbers (every line parsed, the parse
+            rows counted)
+  events    the above + topic naming + one global order (seq): the canonical events
+            the replay consumes, written to the noop sink
+
+It prints MB/s and lines/s for each. Target (issue 4): 50 MB/s on this 2-core machine.
+
+    .venv/bin/python bench/ingest_logs.py [--mb 1024]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def generate(mb: int) -> Path:
+    from ingest.render import Renderer
+    from state_machine.generator import SimConfig, simulate
+
+    path = ROOT / "bench" / "data" / f"logs-{mb}mb" / "broker-1" / "state-change.log"
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    events, _ = simulate(SimConfig(cluster="bench", era="2.4", brokers=8, topics=40, partitions=10, steps=4000, seed=11))
+    r = Renderer()
+    for e in events:
+        r.feed(e)
+    block = r.files()["broker-1/state-change.log"]   # broker 1 is the controller throughout
+    target = mb * 1024 * 1024
+    tmp = path.with_suffix(".tmp")
+    written, copy = 0, 0
+    with open(tmp, "w") as out:
+        while written < target:
+            # Each copy is another stretch of the cluster's life: new topic names.
+            text = block.replace("partition t", f"partition c{copy}t").replace("topicName='t", f"topicName='c{copy}t")
+            out.write(text)
+            written += len(text)
+            copy += 1
+    tmp.rename(path)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mb", type=int, default=1024)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    path = generate(args.mb)
+    size = path.stat().st_size
+    print(f"input {path} {size / 1e6:,.0f} MB (ready in {time.perf_counter() - t0:.0f}s)")
+
+    from pyspark.sql import functions as F
+
+    from jobs.ingest_spark import ingest, parse_function, parsed_schema, read_pieces
+    from jobs.session import build_session
+
+    spark = build_session("bench-ingest", warehouse_dir=str(ROOT / "bench" / "data" / "wh"))
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+    files = [f"file:{path}"]
+    clusters = {files[0]: "bench"}
+    spark.read.text(files).count()   # warm the JVM and the page cache alike for both timings
+
+    t = time.perf_counter()
+    rows = (read_pieces(spark, files).mapInArrow(parse_function(clusters, None, "UTC", "auto"), parsed_schema())
+            .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows")).first())
+    parse_s = time.perf_counter() - t
+    lines = rows["lines"]
+
+    t = time.perf_counter()
+    ing = ingest(spark, files, clusters, None)
+    ing.events.write.format("noop").mode("overwrite").save()
+    events_s = time.perf_counter() - t
+    print(f"cores {os.cpu_count()}; lines {lines:,}; quarantined {ing.records_quarantined:,}")
+    for name, secs in (("parse", parse_s), ("events", events_s)):
+        print(f"{name:7s} {secs:7.1f}s  {size / 1e6 / secs:6.1f} MB/s  {lines / secs:,.0f} lines/s")
+    print(f"target 50 MB/s: {'met' if size / 1e6 / events_s >= 50 else 'not met'} (events)")
+    ing.release()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The catalogue as a whole: no two rows of a dispatch bucket match the same fixture
+message (a parser moves the row that matched last to the front of its bucket, which is
+only safe if rows do not overlap), and every row names its source and releases."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ingest.catalog import all_patterns, catalogue
+from ingest.envelope import Record, assemble
+from ingest.prefix import strip_prefix
+from state_machine.eras import parse_version
+
+HERE = Path(__file__).parent
+
+
+def fixture_messages() -> set[str]:
+    msgs = set()
+    for p in (HERE / "fixtures").rglob("*"):
+        if p.is_file() and p.suffix != ".md":
+            msgs |= {r.message for r in assemble(enumerate(p.read_text().splitlines(), 1)) if isinstance(r, Record)}
+    for p in HERE.glob("test_*.py"):   # the message literals of the per-module fixture tables
+        msgs |= {m.group(1) for m in re.finditer(r'"((?:\[[A-Z][^"]{5,}|[A-Za-z][^"]{20,}))"', p.read_text())}
+    return msgs
+
+
+def test_rows_of_a_bucket_never_match_the_same_message():
+    cat = catalogue()
+    messages = fixture_messages()
+    assert len(messages) > 500
+    for msg in messages:
+        _, body = strip_prefix(msg)
+        keyword = body.split(" ", 1)[0].lower()
+        keyword = "%d" if keyword.isdigit() else keyword
+        hits = [p.name for p in cat.get(keyword, ()) if p.regex.match(body)]
+        assert len(hits) <= 1, (msg, hits)
+
+
+def test_every_row_names_its_source_and_releases():
+    names = set()
+    for p in all_patterns():
+        assert p.name not in names, p.name
+        names.add(p.name)
+        assert p.source  # (an empty keyword: kafka-dump-log lines that begin with a space)
+        first = parse_version(p.first)
+        assert p.last is None or parse_version(p.last) >= first, p.name
