@@ -95,6 +95,7 @@ class FileParser:
         self.assembler = RecordAssembler()
         self.order_ts: int | None = None
         self.order_epoch: int | None = None
+        self.live_brokers: list[int] | None = None   # from the failover's "Currently active brokers" line
 
     def feed(self, line_no: int, raw: str) -> Iterator[Out]:
         for item in self.assembler.feed(line_no, raw):
@@ -149,6 +150,10 @@ class FileParser:
         n = item.lines
         broker = self.path_broker if item.tag is None else (broker_from_text(item.tag) or self.path_broker)
         for data in outputs:
+            if data.get("fact") == "live_brokers":
+                self.live_brokers = data["brokers"]
+            elif data.get("event_type") == "ControllerFailover" and data.get("brokers") is None and self.live_brokers is not None:
+                data["brokers"], self.live_brokers = self.live_brokers, None
             if "event_type" in data:
                 data.setdefault("source_line", item.line)
                 if data.get("event_time_ms") is None and ts_ms is not None:

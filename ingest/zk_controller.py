@@ -198,6 +198,12 @@ def _broker_started(m: re.Match, ctx: LineContext) -> list:
 
 # --- the table --------------------------------------------------------------------------------
 
+def _live_brokers(m: re.Match, ctx: LineContext) -> list:
+    """The live brokers a new controller found (logged before `Ready to serve ...`): the
+    file's parser gives them to the ControllerFailover that follows."""
+    return [{"fact": "live_brokers", "brokers": parse_int_list(m["b"])}]
+
+
 def _row(name: str, source: str, first: str, last: str | None, keyword: str, regex: str, build=_none) -> MessagePattern:
     return MessagePattern(name, source, first, last, keyword, re.compile(regex), build)
 
@@ -232,8 +238,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Initializing (?:controller context|topic deletion manager)$"),
     _row("ctl.failover.epochs", f"{KC} initializeControllerContext @2.2..@3.9", "2.2.0", None, "initialized",
          r"Initialized broker epochs cache: .*$"),
+    _row("ctl.failover.live", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "currently",
+         r"Currently active brokers in the cluster: (?P<b>.*)$", _live_brokers),
     _row("ctl.failover.context", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "currently",
-         r"Currently (?:active|shutting) brokers in the cluster: .*$"),
+         r"Currently shutting brokers in the cluster: .*$"),
     _row("ctl.failover.topics", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "current",
          r"Current list of topics in the cluster: .*$"),
     _row("ctl.failover.fetching", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "fetching",

@@ -161,9 +161,11 @@ def _failed_to_online(from_state: str | None):
 def _leader_and_isr_sent(m: re.Match, ctx: LineContext) -> list:
     """The controller sending a leader/ISR decision to one broker (one line per recipient)."""
     v = parse_leader_and_isr(m["value"])
+    # The reassignment's "with new replica assignment ..." is not passed on as `replicas`: at
+    # completion Kafka sends the target AR while the ISR still holds the replicas being removed
+    # (they leave it a step later), so that value is no statement about ISR membership; the
+    # replay follows the AR through the reassignment's own steps.
     event = {"event_type": "LeaderAndIsr", **_partition(m["tp"]), **_decision(v)}
-    if m.re.groupindex.get("replicas"):
-        event["replicas"] = _assignment(m["replicas"])
     controller = _controller(ctx)
     if "controller_epoch" not in controller and "controller_epoch" in v:
         controller["controller_epoch"] = v["controller_epoch"]

@@ -348,8 +348,7 @@ def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> t
     for item in cfg.inputs:
         if "://" in item:
             continue
-        for manifest in ([Path(item) / "manifest.json"] + sorted(Path(item).glob("*/manifest.json"))
-                         if Path(item).is_dir() else []):
+        for manifest in (sorted(Path(item).rglob("manifest.json")) if Path(item).is_dir() else []):
             try:
                 clusters = json.loads(manifest.read_text()).get("clusters", {})
             except (OSError, ValueError):

@@ -570,6 +570,12 @@ class PartitionReplay:
         prev_isr, prev_leader = self.isr, self.leader
         changed_leader = leader != prev_leader and leader >= 0
         unclean = False
+        if changed_leader and leader not in prev_isr and leader in isr and len(isr) > 1 and self.era.mode == "zk":
+            # No ZK election adds anyone but an unclean leader to the ISR, and an unclean one
+            # leaves the ISR [leader] alone: so the controller's ISR already held this leader,
+            # and the replay's is behind (the leader's "ISR updated" line is logged after the
+            # controller acted on it, in another broker's file).
+            prev_isr = isr
         if changed_leader and kind is not ElectionKind.initial and self.leader_epoch >= 0 and leader not in prev_isr:
             unclean = True
             # An admin UNCLEAN election (2.4+, KIP-460) is allowed whatever the topic says.
@@ -820,6 +826,8 @@ class PartitionReplay:
         self._flush(event)
         if self._epoch_regressed(event):
             return
+        if event.zk_version is not None and self.zk_version >= 0 and event.zk_version < self.zk_version:
+            return  # logged after a later write was already seen (another file's clock): superseded
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
             self._violate("LEADER_EPOCH_REGRESSION", event, None,
@@ -892,7 +900,8 @@ class PartitionReplay:
     # ---------------------------------------------------------------- KRaft handlers
 
     def on_broker_copy_kraft(self, event: Event) -> None:
-        """A KRaft broker's state-change line: the metadata log is the truth; nothing to apply."""
+        """A KRaft broker's own line about a partition (state-change.log, server.log): the
+        metadata log is the truth; nothing to apply."""
 
     def on_kraft_broker(self, event: Event) -> None:
         ControllerOperations.update_liveness(self, event)
@@ -962,6 +971,8 @@ class PartitionReplay:
                               f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
                               [self.last_decision] + self.unclean_logged)
                 self.unclean_logged = []
+                # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
+                self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
                 return
         if leader not in isr:
             self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
@@ -1241,6 +1252,7 @@ KRAFT_HANDLERS = {
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
     E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
+    E.ISR_CHANGE: PartitionReplay.on_broker_copy_kraft,   # a KRaft leader's "ISR updated to": its AlterPartition, in the log already
 }
 
 

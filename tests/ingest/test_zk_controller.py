@@ -214,7 +214,6 @@ QUIET = [
     ("3.3.2 real", "[Controller id=1001] Initializing controller context"),
     ("3.3.2 real", "[Controller id=1001] Initialized broker epochs cache: HashMap(1001 -> 28)"),
     ("3.3.2 real", "[Controller id=1001] Register BrokerModifications handler for Set(1001)"),
-    ("3.3.2 real", "[Controller id=1001] Currently active brokers in the cluster: Set(1001)"),
     ("3.3.2 real", "[Controller id=1001] Currently shutting brokers in the cluster: HashSet()"),
     ("3.3.2 real", "[Controller id=1001] Current list of topics in the cluster: HashSet()"),
     ("3.3.2 real", "[Controller id=1001] Fetching topic deletions in progress"),
@@ -331,3 +330,9 @@ def _events(cases):
 def test_events_are_replayable(release, event):
     assert set(event) <= set(EVENT_FIELD_NAMES)
     assert invalid_reason({"cluster": "c", "seq": 0, **event}) is None
+
+
+def test_live_brokers_at_failover_are_a_fact_for_the_failover_that_follows():
+    """3.3.2 real: the live set the new controller found, given to its ControllerFailover."""
+    found = run("[Controller id=1001] Currently active brokers in the cluster: Set(1001, 1002)")
+    assert found is not None and found[1] == [{"fact": "live_brokers", "brokers": [1001, 1002]}]

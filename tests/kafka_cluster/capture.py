@@ -1,0 +1,158 @@
+"""Run the scripted history on real clusters and keep what the brokers wrote.
+
+  python -m tests.kafka_cluster.capture --out data/samples/real [--only zk-3.9-info] [--workdir DIR] [--keep]
+
+For each scenario, into <out>/<scenario>/:
+  broker-<id>/state-change.log, controller.log, server.log   (verbatim, every node; rolled hourly files too)
+  broker-<id>/__cluster_metadata-0/<segment>.log.txt         (KRaft: kafka-dump-log --cluster-metadata-decoder
+                                                              --print-data-log of each metadata-log segment)
+  describe/_NN-<step>.txt                                     (kafka-topics --describe after each step)
+  manifest.json   ({"clusters": {<scenario>: {"kafka_version": era}}, "kafka_version", "mode", "log_level",
+                    "steps": [{"name", "time", ...}], "expected": {"unclean": {...}}, "final_describe": {...}})
+
+The cluster is killed (-9, all JVMs at once) after the last describe, so nothing after it reaches the
+logs: the last state the logs show is final_describe."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .harness import KRAFT_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
+from .scenarios import Recorder, now_iso, parse_final, run_all
+
+
+@dataclass(frozen=True)
+class Scenario:
+    mode: str            # "zk" | "kraft"
+    version: str         # the Kafka release run
+    log_level: str       # state.change.logger level: TRACE, or INFO (stock since 2.6)
+
+    @property
+    def era(self) -> str:
+        """What the audit's --kafka-version / manifest `clusters` takes: the release in ZK mode, "kraft" else."""
+        return "kraft" if self.mode == "kraft" else self.version
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "zk-3.9-trace": Scenario("zk", ZK_VERSION, "TRACE"),
+    "zk-3.9-info": Scenario("zk", ZK_VERSION, "INFO"),
+    "kraft-4.x": Scenario("kraft", KRAFT_VERSION, "INFO"),
+}
+
+LOG_FILES = ("state-change.log", "controller.log", "server.log")
+
+
+def make_cluster(scenario: Scenario, workdir: Path, fetch: bool = False) -> Cluster:
+    kind = ZkCluster if scenario.mode == "zk" else KRaftCluster
+    return kind(workdir, scenario.version, state_change_level=scenario.log_level, fetch=fetch)
+
+
+def copy_logs(cluster: Cluster, out: Path) -> None:
+    for node_id, node in cluster.nodes.items():
+        target = out / f"broker-{node_id}"
+        target.mkdir(parents=True, exist_ok=True)
+        for name in LOG_FILES:
+            for path in sorted(node.logs_dir.glob(f"{name}*")):   # + hourly rolled files, name.yyyy-MM-dd-HH
+                shutil.copy2(path, target / path.name)
+
+
+def dump_metadata(cluster: KRaftCluster, out: Path) -> None:
+    for node_id in cluster.nodes:
+        for segment in cluster.metadata_segments(node_id):
+            target = out / f"broker-{node_id}" / "__cluster_metadata-0" / f"{segment.name}.txt"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(cluster.dump_metadata(node_id, segment))
+
+
+def java_version() -> str:
+    proc = subprocess.run(["java", "-version"], capture_output=True, text=True)
+    m = re.search(r'version "([^"]+)"', proc.stderr)
+    return m[1] if m else "unknown"
+
+
+def capture(name: str, out_root: Path, workdir: Path | None = None, keep: bool = False, fetch: bool = False) -> Path:
+    """Run scenario `name` from scratch; returns <out_root>/<name> (replaced if it existed)."""
+    scenario = SCENARIOS[name]
+    final_out = Path(out_root) / name
+    # Written aside and renamed at the end: a failed run never replaces a good capture.
+    out = final_out.with_name(f".{name}.partial")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    work = Path(workdir) / name if workdir else Path(tempfile.mkdtemp(prefix=f"kafka-{name}-"))
+    if work.exists() and any(work.iterdir()):
+        shutil.rmtree(work)
+    t0 = time.monotonic()
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    try:
+        with make_cluster(scenario, work, fetch=fetch) as cluster:
+            rec = Recorder(cluster, out)
+            with rec.step("start_cluster", brokers=cluster.broker_ids) as s:
+                cluster.start()
+                if isinstance(cluster, KRaftCluster):
+                    s["cluster_id"] = cluster.cluster_id
+            expected = run_all(cluster, rec)
+            final = parse_final(parse_describe(rec.last_describe))
+            # No describe after this one: there is no cluster left to ask.
+            rec.steps.append({"name": "kill_cluster", "time": now_iso(), "signal": "SIGKILL",
+                              "note": "every JVM killed at once after the last describe"})
+            cluster.kill_all()
+            copy_logs(cluster, out)
+            if isinstance(cluster, KRaftCluster):
+                dump_metadata(cluster, out)
+        manifest = {
+            "description": f"Real Kafka {scenario.version} ({scenario.mode}) cluster on 127.0.0.1, scripted by "
+                           "tests/kafka_cluster (capture.py); describe/_*.txt are kafka-topics --describe snapshots.",
+            "clusters": {name: {"kafka_version": scenario.era}},
+            "kafka_version": scenario.version,
+            "mode": scenario.mode,
+            "log_level": scenario.log_level,
+            "brokers": list(cluster.broker_ids),
+            "log_timezone": "UTC",
+            "java": java_version(),
+            "captured_at": started,
+            "duration_s": round(time.monotonic() - t0, 1),
+            "steps": rec.steps,
+            "expected": expected,
+            "final_describe": final,
+        }
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        if final_out.exists():
+            shutil.rmtree(final_out)
+        out.rename(final_out)
+        return final_out
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    finally:
+        if not keep and workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.kafka_cluster.capture", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True, help="directory that receives one sub-directory per scenario")
+    ap.add_argument("--only", action="append", choices=sorted(SCENARIOS), help="run only this scenario (repeatable)")
+    ap.add_argument("--workdir", help="where the clusters keep their data (default: a temp dir, removed after)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp working directory")
+    ap.add_argument("--fetch", action="store_true", help="run fetch.sh first (idempotent)")
+    args = ap.parse_args(argv)
+    for name in args.only or list(SCENARIOS):
+        t0 = time.monotonic()
+        out = capture(name, Path(args.out), Path(args.workdir) if args.workdir else None, args.keep, args.fetch)
+        size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        print(f"{name}: {out} ({size / 1e6:.1f} MB, {time.monotonic() - t0:.0f}s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fetch the Kafka jars the real-cluster test bed runs, with Maven, one flat directory per
+# version: $KAFKA_CACHE/<version>/*.jar (default .cache/kafka/<version>/), used as
+# `java -cp '<dir>/*'`. Idempotent: a version whose directory carries a .stamp matching
+# pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
+# directory behind (fetched into a temp dir, then renamed).
+#
+#   tests/kafka_cluster/fetch.sh                 # both defaults
+#   tests/kafka_cluster/fetch.sh 3.9.2           # one version
+#   KAFKA_ZK_VERSION=3.9.1 KAFKA_KRAFT_VERSION=4.3.1 tests/kafka_cluster/fetch.sh
+#
+# Defaults: the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x release whose
+# artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but
+# kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
+# 4.4.0 cannot be resolved yet, so 4.3.1.)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK_VERSION="${KAFKA_ZK_VERSION:-3.9.2}"
+KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
+
+log() { echo "[kafka-fetch] $*"; }
+
+# 3.x logs through log4j 1 (reload4j), 4.x through log4j2.
+profile_for() { case "$1" in 3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
+
+fetch() {
+  local version="$1" dir="$CACHE/$1" profile want tmp t0
+  profile="$(profile_for "$version")"
+  want="$(sha256sum "$HERE/pom.xml" | cut -d' ' -f1) $profile"
+  if [[ "$(cat "$dir/.stamp" 2>/dev/null)" == "$want" ]] && compgen -G "$dir/kafka_2.13-$version.jar" >/dev/null; then
+    log "$version up to date in ${dir#"$ROOT"/}"
+    return
+  fi
+  command -v mvn >/dev/null || { echo "[kafka-fetch] error: mvn not on PATH" >&2; exit 1; }
+  log "fetching Kafka $version (profile $profile) into ${dir#"$ROOT"/}"
+  mkdir -p "$CACHE"
+  tmp="$dir.tmp.$$"
+  rm -rf "$tmp"
+  trap 'rm -rf "$tmp" "$tmp.log"' EXIT
+  t0=$SECONDS
+  # Maven's log only matters when it fails.
+  if ! mvn -B -f "$HERE/pom.xml" dependency:copy-dependencies -Dkafka.version="$version" -P"$profile" \
+        -DoutputDirectory="$tmp" >"$tmp.log" 2>&1; then
+    tail -n 40 "$tmp.log" >&2; exit 1
+  fi
+  rm -f "$tmp.log"
+  echo "$want" > "$tmp/.stamp"
+  rm -rf "$dir"
+  mv "$tmp" "$dir"
+  trap - EXIT
+  log "$version: $(ls "$dir"/*.jar | wc -l) jars, $(du -sh "$dir" | cut -f1), $((SECONDS - t0))s"
+}
+
+if [[ $# -gt 0 ]]; then
+  for v in "$@"; do fetch "$v"; done
+else
+  fetch "$ZK_VERSION"
+  fetch "$KRAFT_VERSION"
+fi

@@ -1,0 +1,892 @@
+"""Real Kafka clusters on 127.0.0.1, started from the jars `fetch.sh` puts in .cache/kafka/<version>/.
+
+  with ZkCluster(workdir, "3.9.2", state_change_level="TRACE") as cluster:   # 1 ZooKeeper + 3 brokers
+      cluster.start()
+      print(cluster.describe())
+  with KRaftCluster(workdir, "4.3.1") as cluster:                            # 3 combined nodes
+      cluster.start()
+
+Everything binds to 127.0.0.1 on free ports chosen at start; no JMX port is opened (we never pass
+-Dcom.sun.management.jmxremote, which only kafka-run-class.sh adds). Every wait is bounded and
+raises `ClusterTimeout` naming what it waited for. Every JVM is killed when the cluster's context
+exits, at interpreter exit (atexit), and by the kernel if this Python process dies first
+(PR_SET_PDEATHSIG): no broker outlives the test that started it.
+
+Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
+controller.log per node): 3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
+-Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
+from __future__ import annotations
+
+import atexit
+import base64
+import ctypes
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, TypeVar
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
+FETCH = Path(__file__).with_name("fetch.sh")
+ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
+HOST = "127.0.0.1"
+
+T = TypeVar("T")
+
+
+class ClusterTimeout(TimeoutError):
+    """A bounded wait ran out."""
+
+
+class ToolFailed(RuntimeError):
+    """A Kafka command-line tool exited non-zero."""
+
+
+# ---------------------------------------------------------------- versions and main classes
+
+# Main classes by Kafka major version (checked in the jars and in apache/kafka: DumpLogSegments moved
+# from core's kafka.tools (Scala) to tools' org.apache.kafka.tools in 4.0; ZooKeeper is gone in 4.0).
+MAIN_CLASSES: dict[int, dict[str, str]] = {
+    3: {
+        "broker": "kafka.Kafka",
+        "zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",   # what zookeeper-server-start.sh runs
+        "zookeeper_shell": "org.apache.zookeeper.ZooKeeperMain",
+        "storage": "kafka.tools.StorageTool",
+        "topics": "org.apache.kafka.tools.TopicCommand",
+        "reassign": "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
+        "leader_election": "org.apache.kafka.tools.LeaderElectionCommand",
+        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
+        "metadata_quorum": "org.apache.kafka.tools.MetadataQuorumCommand",
+        "dump_log": "kafka.tools.DumpLogSegments",
+    },
+    4: {
+        "broker": "kafka.Kafka",
+        "storage": "kafka.tools.StorageTool",
+        "topics": "org.apache.kafka.tools.TopicCommand",
+        "reassign": "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
+        "leader_election": "org.apache.kafka.tools.LeaderElectionCommand",
+        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
+        "metadata_quorum": "org.apache.kafka.tools.MetadataQuorumCommand",
+        "dump_log": "org.apache.kafka.tools.DumpLogSegments",
+    },
+}
+
+# The line each mode's broker logs (server.log) once it serves: KafkaServer.scala @3.9.2 `info("started")`
+# behind the `[KafkaServer id=N] ` logIdent; KafkaRaftServer.scala @4.3.1 `info(KafkaBroker.STARTED_MESSAGE)`.
+STARTED_LINE = {
+    "zk": re.compile(r"\[KafkaServer id=\d+\] started \(kafka\.server\.KafkaServer\)"),
+    "kraft": re.compile(r"Kafka Server started \(kafka\.server\.KafkaRaftServer\)"),
+}
+
+
+@dataclass(frozen=True)
+class KafkaDist:
+    """One fetched Kafka version: its jar directory and main classes."""
+    version: str
+    jar_dir: Path
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    @property
+    def classpath(self) -> str:
+        return f"{self.jar_dir}/*"
+
+    def main(self, tool: str) -> str:
+        try:
+            return MAIN_CLASSES[self.major][tool]
+        except KeyError:
+            raise KeyError(f"Kafka {self.version} has no {tool!r} main class in MAIN_CLASSES") from None
+
+
+def kafka_dist(version: str, fetch: bool = False) -> KafkaDist:
+    """The jars of `version`; with fetch=True, run fetch.sh first (idempotent, no network when present)."""
+    jar_dir = CACHE / version
+    if fetch:
+        subprocess.run(["bash", str(FETCH), version], check=True, timeout=900,
+                       env={**os.environ, "KAFKA_CACHE": str(CACHE)})
+    if not (jar_dir / f"kafka_2.13-{version}.jar").is_file():
+        raise FileNotFoundError(f"Kafka {version} jars not in {jar_dir}; run tests/kafka_cluster/fetch.sh {version}")
+    return KafkaDist(version, jar_dir)
+
+
+# ---------------------------------------------------------------- logging configurations
+
+# Kafka 3.9's config/log4j.properties: the stored apache/kafka copy of this file (pre-2.6) plus the two
+# later changes, KAFKA-8470 (2.6: state.change.logger at INFO) and 3.4's KRaft controller logger
+# routed to controller.log; the ZK-client comment is singular since the zkclient line was dropped.
+# {state_change_level} is the only knob: INFO is stock, TRACE is what packaged images often run.
+LOG4J_PROPERTIES = """\
+# Unspecified loggers and loggers with additivity=true output to server.log and stdout
+# Note that INFO only applies to unspecified loggers, the log level of the child logger is used otherwise
+log4j.rootLogger=INFO, stdout, kafkaAppender
+
+log4j.appender.stdout=org.apache.log4j.ConsoleAppender
+log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
+log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.kafkaAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.kafkaAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.kafkaAppender.File=${{kafka.logs.dir}}/server.log
+log4j.appender.kafkaAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.kafkaAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.stateChangeAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.stateChangeAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.stateChangeAppender.File=${{kafka.logs.dir}}/state-change.log
+log4j.appender.stateChangeAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.stateChangeAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.requestAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.requestAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.requestAppender.File=${{kafka.logs.dir}}/kafka-request.log
+log4j.appender.requestAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.requestAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.cleanerAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.cleanerAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.cleanerAppender.File=${{kafka.logs.dir}}/log-cleaner.log
+log4j.appender.cleanerAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.cleanerAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.controllerAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.controllerAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.controllerAppender.File=${{kafka.logs.dir}}/controller.log
+log4j.appender.controllerAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.controllerAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+log4j.appender.authorizerAppender=org.apache.log4j.DailyRollingFileAppender
+log4j.appender.authorizerAppender.DatePattern='.'yyyy-MM-dd-HH
+log4j.appender.authorizerAppender.File=${{kafka.logs.dir}}/kafka-authorizer.log
+log4j.appender.authorizerAppender.layout=org.apache.log4j.PatternLayout
+log4j.appender.authorizerAppender.layout.ConversionPattern=[%d] %p %m (%c)%n
+
+# Change the line below to adjust ZK client logging
+log4j.logger.org.apache.zookeeper=INFO
+
+# Change the two lines below to adjust the general broker logging level (output to server.log and stdout)
+log4j.logger.kafka=INFO
+log4j.logger.org.apache.kafka=INFO
+
+# Change to DEBUG or TRACE to enable request logging
+log4j.logger.kafka.request.logger=WARN, requestAppender
+log4j.additivity.kafka.request.logger=false
+
+# Uncomment the lines below and change log4j.logger.kafka.network.RequestChannel$ to TRACE for additional output
+# related to the handling of requests
+#log4j.logger.kafka.network.Processor=TRACE, requestAppender
+#log4j.logger.kafka.server.KafkaApis=TRACE, requestAppender
+#log4j.additivity.kafka.server.KafkaApis=false
+log4j.logger.kafka.network.RequestChannel$=WARN, requestAppender
+log4j.additivity.kafka.network.RequestChannel$=false
+
+# Change the line below to adjust KRaft mode controller logging
+log4j.logger.org.apache.kafka.controller=INFO, controllerAppender
+log4j.additivity.org.apache.kafka.controller=false
+
+# Change the line below to adjust ZK mode controller logging
+log4j.logger.kafka.controller=TRACE, controllerAppender
+log4j.additivity.kafka.controller=false
+
+log4j.logger.kafka.log.LogCleaner=INFO, cleanerAppender
+log4j.additivity.kafka.log.LogCleaner=false
+
+log4j.logger.state.change.logger={state_change_level}, stateChangeAppender
+log4j.additivity.state.change.logger=false
+
+# Access denials are logged at INFO level, change to DEBUG to also log allowed accesses
+log4j.logger.kafka.authorizer.logger=INFO, authorizerAppender
+log4j.additivity.kafka.authorizer.logger=false
+"""
+
+# Kafka 4.x's config/log4j2.yaml (apache/kafka, the 4.x file that replaced log4j.properties, KAFKA-9366).
+# Loggers and appenders as shipped; {state_change_level} as above.
+LOG4J2_YAML = """\
+Configuration:
+  Properties:
+    Property:
+      # Fallback if the system property is not set
+      - name: "kafka.logs.dir"
+        value: "."
+      - name: "logPattern"
+        value: "[%d] %p %m (%c)%n"
+
+  Appenders:
+    Console:
+      name: STDOUT
+      PatternLayout:
+        pattern: "${{logPattern}}"
+
+    RollingFile:
+      - name: KafkaAppender
+        fileName: "${{sys:kafka.logs.dir}}/server.log"
+        filePattern: "${{sys:kafka.logs.dir}}/server.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+      - name: StateChangeAppender
+        fileName: "${{sys:kafka.logs.dir}}/state-change.log"
+        filePattern: "${{sys:kafka.logs.dir}}/state-change.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+      - name: RequestAppender
+        fileName: "${{sys:kafka.logs.dir}}/kafka-request.log"
+        filePattern: "${{sys:kafka.logs.dir}}/kafka-request.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+      - name: CleanerAppender
+        fileName: "${{sys:kafka.logs.dir}}/log-cleaner.log"
+        filePattern: "${{sys:kafka.logs.dir}}/log-cleaner.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+      - name: ControllerAppender
+        fileName: "${{sys:kafka.logs.dir}}/controller.log"
+        filePattern: "${{sys:kafka.logs.dir}}/controller.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+      - name: AuthorizerAppender
+        fileName: "${{sys:kafka.logs.dir}}/kafka-authorizer.log"
+        filePattern: "${{sys:kafka.logs.dir}}/kafka-authorizer.log.%d{{yyyy-MM-dd-HH}}"
+        PatternLayout:
+          pattern: "${{logPattern}}"
+        TimeBasedTriggeringPolicy:
+          modulate: true
+          interval: 1
+
+  Loggers:
+    Root:
+      level: INFO
+      AppenderRef:
+        - ref: STDOUT
+        - ref: KafkaAppender
+    Logger:
+      - name: kafka
+        level: INFO
+      - name: org.apache.kafka
+        level: INFO
+      - name: kafka.request.logger
+        level: WARN
+        additivity: false
+        AppenderRef:
+          ref: RequestAppender
+      - name: kafka.network.RequestChannel$
+        level: WARN
+        additivity: false
+        AppenderRef:
+          ref: RequestAppender
+      - name: org.apache.kafka.controller
+        level: INFO
+        additivity: false
+        AppenderRef:
+          ref: ControllerAppender
+      - name: org.apache.kafka.storage.internals.log.LogCleaner
+        level: INFO
+        additivity: false
+        AppenderRef:
+          ref: CleanerAppender
+      - name: org.apache.kafka.storage.internals.log.LogCleaner$CleanerThread
+        level: INFO
+        additivity: false
+        AppenderRef:
+          ref: CleanerAppender
+      - name: org.apache.kafka.storage.internals.log.Cleaner
+        level: INFO
+        additivity: false
+        AppenderRef:
+          ref: CleanerAppender
+      - name: state.change.logger
+        level: {state_change_level}
+        additivity: false
+        AppenderRef:
+          ref: StateChangeAppender
+      - name: kafka.authorizer.logger
+        level: INFO
+        additivity: false
+        AppenderRef:
+          ref: AuthorizerAppender
+"""
+
+# Command-line tools log WARN+ to stderr (as config/tools-log4j.properties / tools-log4j2.yaml do).
+TOOLS_LOG4J_PROPERTIES = """\
+log4j.rootLogger=WARN, stderr
+log4j.appender.stderr=org.apache.log4j.ConsoleAppender
+log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
+log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.appender.stderr.Target=System.err
+"""
+TOOLS_LOG4J2_YAML = """\
+Configuration:
+  Appenders:
+    Console:
+      name: STDERR
+      target: SYSTEM_ERR
+      PatternLayout:
+        pattern: "[%d] %p %m (%c)%n"
+  Loggers:
+    Root:
+      level: WARN
+      AppenderRef:
+        - ref: STDERR
+"""
+
+# The option that passes an admin-client config file, by Kafka major version, where it is not
+# --command-config (LeaderElectionCommand @3.9.2 knows only --admin.config; @4.3.1 deprecates it).
+ADMIN_CONFIG_OPTION: dict[int, dict[str, str]] = {3: {"leader_election": "--admin.config"}}
+
+# Admin clients of the tools: fail in seconds, not after the 60 s default, when a broker is down.
+TOOLS_CLIENT_PROPERTIES = "request.timeout.ms=10000\ndefault.api.timeout.ms=30000\nretry.backoff.ms=200\n"
+
+# Small heap, C1 only and the serial collector: on 2 cores four broker JVMs plus a tool JVM start
+# and run faster this way, and the load is a few thousand 100-byte records.
+BROKER_JVM = ["-Xms128m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+              "-Duser.timezone=UTC"]
+TOOL_JVM = ["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+            "-Duser.timezone=UTC"]
+
+
+def log_config(dist: KafkaDist, path: Path, state_change_level: str) -> list[str]:
+    """Write the broker logging configuration for `dist`; the JVM options that select it."""
+    if dist.major >= 4:
+        path = path.with_suffix(".yaml")
+        path.write_text(LOG4J2_YAML.format(state_change_level=state_change_level))
+        return [f"-Dlog4j2.configurationFile={path}"]
+    path = path.with_suffix(".properties")
+    path.write_text(LOG4J_PROPERTIES.format(state_change_level=state_change_level))
+    return [f"-Dlog4j.configuration=file:{path}"]
+
+
+# ---------------------------------------------------------------- processes
+
+_LIVE: dict[int, subprocess.Popen] = {}
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    # The kernel SIGKILLs the JVM if the Python process that started it dies (even by kill -9),
+    # which atexit cannot cover. Runs in the child between fork and exec.
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _kill_all() -> None:
+    for proc in list(_LIVE.values()):
+        _kill(proc)
+
+
+atexit.register(_kill_all)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+    _LIVE.pop(proc.pid, None)
+
+
+@dataclass
+class JavaProcess:
+    """One long-running JVM (ZooKeeper or a Kafka node), its console output in `console`."""
+    name: str
+    argv: list[str]
+    console: Path
+    cwd: Path
+    proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        if self.alive:
+            raise RuntimeError(f"{self.name} is already running (pid {self.proc.pid})")
+        with open(self.console, "ab") as out:
+            self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         cwd=self.cwd, start_new_session=True, preexec_fn=_die_with_parent)
+        _LIVE[self.proc.pid] = self.proc
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, sig: int = signal.SIGKILL, timeout: float = 60) -> None:
+        """Send `sig` and wait for exit; what does not exit in `timeout` s is killed (-9) and reported."""
+        if not self.alive:
+            return
+        if sig == signal.SIGKILL:
+            _kill(self.proc)
+            return
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(self.proc)
+            raise ClusterTimeout(f"{self.name} did not exit {timeout:.0f}s after signal {sig}; killed with -9") from None
+        _LIVE.pop(self.proc.pid, None)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            _kill(self.proc)
+
+
+def java_argv(dist: KafkaDist, main: str, args: Iterable[str], jvm: Iterable[str]) -> list[str]:
+    return ["java", *jvm, "-cp", dist.classpath, main, *args]
+
+
+def free_ports(n: int) -> list[int]:
+    """n distinct free ports on 127.0.0.1 (all sockets held open until all are chosen)."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind((HOST, 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def port_open(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.5)
+        return s.connect_ex((HOST, port)) == 0
+
+
+def wait_for(what: str, check: Callable[[], T], timeout: float, interval: float = 0.5,
+             describe_last: Callable[[], str] | None = None) -> T:
+    """Poll `check` until it returns a truthy value (returned); ClusterTimeout after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    last_error: Exception | None = None
+    while True:
+        try:
+            value = check()
+            if value:
+                return value
+        except (ToolFailed, subprocess.TimeoutExpired, OSError) as exc:  # a tool or a node not ready yet
+            last_error = exc
+        if time.monotonic() >= deadline:
+            extra = f"; last error: {last_error}" if last_error else ""
+            if describe_last is not None:
+                try:
+                    extra += f"; last state:\n{describe_last()}"
+                except Exception as exc:  # the report must not hide the timeout
+                    extra += f"; (state unavailable: {exc})"
+            raise ClusterTimeout(f"timed out after {timeout:.0f}s waiting for {what}{extra}")
+        time.sleep(interval)
+
+
+# ---------------------------------------------------------------- describe output
+
+# TopicCommand.PartitionDescription.printDescription (tools @3.9.2 and @4.3.1): tab-separated,
+# `Leader: none` when there is no leader; Adding/Removing Replicas only during a reassignment.
+_PARTITION_LINE = re.compile(
+    r"^\tTopic: (?P<topic>\S+)\tPartition: (?P<partition>\d+)\tLeader: (?P<leader>none|-?\d+)"
+    r"\tReplicas: (?P<replicas>[\d,]*)\tIsr: (?P<isr>[\d,]*)(?P<rest>.*)$")
+
+
+def _ids(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def parse_describe(text: str) -> dict[str, dict]:
+    """`kafka-topics --describe` text -> {"t-0": {"topic", "partition", "leader" (-1 = none), "isr",
+    "replicas", "adding", "removing", "marked_for_deletion"}}."""
+    out: dict[str, dict] = {}
+    for line in text.splitlines():
+        m = _PARTITION_LINE.match(line)
+        if not m:
+            continue
+        rest = m["rest"]
+        adding = re.search(r"\tAdding Replicas: ([\d,]*)", rest)
+        removing = re.search(r"\tRemoving Replicas: ([\d,]*)", rest)
+        out[f"{m['topic']}-{m['partition']}"] = {
+            "topic": m["topic"], "partition": int(m["partition"]),
+            "leader": -1 if m["leader"] == "none" else int(m["leader"]),
+            "isr": _ids(m["isr"]), "replicas": _ids(m["replicas"]),
+            "adding": _ids(adding[1]) if adding else [], "removing": _ids(removing[1]) if removing else [],
+            "marked_for_deletion": "MarkedForDeletion: true" in rest,
+        }
+    return out
+
+
+# ---------------------------------------------------------------- clusters
+
+@dataclass
+class Node:
+    """One Kafka broker (ZK mode) or combined broker+controller (KRaft)."""
+    id: int
+    dir: Path
+    port: int
+    controller_port: int | None
+    process: JavaProcess
+    log_offsets: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.dir / "logs"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.dir / "data"
+
+    def log_since_start(self, name: str = "server.log") -> str:
+        path = self.logs_dir / name
+        if not path.is_file():
+            return ""
+        offset = self.log_offsets.get(name, 0)
+        if path.stat().st_size < offset:   # rolled over (hourly appenders) since the node started
+            offset = 0
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            return fh.read().decode("utf-8", errors="replace")
+
+
+class Cluster:
+    """What both modes share: nodes, tools, describe, start/stop of single nodes, kill at exit."""
+    mode = ""
+
+    def __init__(self, workdir: Path | str, version: str, brokers: int = 3, state_change_level: str = "INFO",
+                 startup_timeout: float = 120, fetch: bool = False) -> None:
+        self.workdir = Path(workdir).resolve()
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.dist = kafka_dist(version, fetch=fetch)
+        self.version = version
+        self.broker_ids = list(range(1, brokers + 1))
+        self.state_change_level = state_change_level.upper()
+        self.startup_timeout = startup_timeout
+        self.nodes: dict[int, Node] = {}
+        self.tools_dir = self.workdir / "tools"
+        self.tools_dir.mkdir(exist_ok=True)
+        if self.dist.major >= 4:
+            (self.tools_dir / "log4j2.yaml").write_text(TOOLS_LOG4J2_YAML)
+            self.tool_logging = [f"-Dlog4j2.configurationFile={self.tools_dir / 'log4j2.yaml'}"]
+        else:
+            (self.tools_dir / "log4j.properties").write_text(TOOLS_LOG4J_PROPERTIES)
+            self.tool_logging = [f"-Dlog4j.configuration=file:{self.tools_dir / 'log4j.properties'}"]
+        self.client_config = self.tools_dir / "client.properties"
+        self.client_config.write_text(TOOLS_CLIENT_PROPERTIES)
+
+    # -- context: every process dies with the context, pass or fail
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill_all()
+
+    def processes(self) -> list[JavaProcess]:
+        return [n.process for n in self.nodes.values()]
+
+    def kill_all(self) -> None:
+        """SIGKILL every JVM of the cluster at once: nothing gets to log a shutdown (no controlled
+        shutdown, no leader moves), so the logs end with the state the last step left."""
+        procs = [p for p in self.processes() if p.alive]
+        for p in procs:
+            try:
+                os.killpg(p.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for p in procs:
+            p.kill()
+
+    # -- nodes
+    @property
+    def bootstrap(self) -> str:
+        return ",".join(f"{HOST}:{n.port}" for n in self.nodes.values())
+
+    def live_ids(self) -> list[int]:
+        return [i for i, n in self.nodes.items() if n.process.alive]
+
+    def start_node(self, node_id: int, wait: bool = True) -> None:
+        node = self.nodes[node_id]
+        node.log_offsets = {p.name: p.stat().st_size for p in node.logs_dir.glob("*.log")} if node.logs_dir.is_dir() else {}
+        node.process.start()
+        if wait:
+            self.wait_started(node_id)
+
+    def wait_started(self, node_id: int) -> None:
+        node = self.nodes[node_id]
+        pattern = STARTED_LINE[self.mode]
+
+        def started() -> bool:
+            if not node.process.alive:
+                raise RuntimeError(f"node {node_id} exited with {node.process.proc.returncode}; see {node.process.console}")
+            return bool(pattern.search(node.log_since_start())) and port_open(node.port)
+
+        wait_for(f"node {node_id} to start ({pattern.pattern} in {node.logs_dir / 'server.log'})", started,
+                 self.startup_timeout)
+
+    def stop_node(self, node_id: int, sig: int = signal.SIGKILL, timeout: float = 90) -> None:
+        self.nodes[node_id].process.stop(sig, timeout)
+
+    # -- tools
+    def tool(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
+        """Run one of Kafka's command-line tools (MAIN_CLASSES) from the same jars."""
+        argv = java_argv(self.dist, self.dist.main(name), args, TOOL_JVM + self.tool_logging)
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=self.tools_dir,
+                              stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        if check and proc.returncode != 0:
+            raise ToolFailed(f"{name} {' '.join(args)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+        return proc
+
+    def admin(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
+        """A tool that takes --bootstrap-server and an admin-client config file (topics, reassign, leader election)."""
+        return self.tool(name, "--bootstrap-server", self.bootstrap, ADMIN_CONFIG_OPTION.get(self.dist.major, {}).get(name, "--command-config"),
+                         str(self.client_config), *args, timeout=timeout, check=check)
+
+    def describe(self) -> str:
+        return self.admin("topics", "--describe").stdout
+
+    def partitions(self) -> dict[str, dict]:
+        return parse_describe(self.describe())
+
+    def wait_partitions(self, what: str, predicate: Callable[[dict[str, dict]], bool], timeout: float = 90) -> dict[str, dict]:
+        """Poll `--describe` until `predicate(partitions)`; returns the partitions."""
+        box: dict[str, dict] = {}
+
+        def check():
+            parts = self.partitions()
+            box.clear()
+            box.update(parts)
+            return parts if predicate(parts) else None
+
+        def last() -> str:
+            return "\n".join(f"  {k}: {v}" for k, v in sorted(box.items()))
+
+        return wait_for(what, check, timeout, interval=1.0, describe_last=last)
+
+    def wait_fully_replicated(self, timeout: float = 120) -> dict[str, dict]:
+        """Every partition led by a live broker, its ISR equal to its replica set, no reassignment."""
+        def ok(parts: dict[str, dict]) -> bool:
+            live = set(self.live_ids())
+            return bool(parts) and all(p["leader"] in live and sorted(p["isr"]) == sorted(p["replicas"])
+                                       and not p["adding"] and not p["removing"] for p in parts.values())
+        return self.wait_partitions("every partition to be led by a live broker with ISR = replicas", ok, timeout)
+
+    def leader_epoch_checkpoint(self, node_id: int, topic: str, partition: int) -> int | None:
+        """The newest leader epoch in the node's `leader-epoch-checkpoint` of the partition (written
+        synchronously when the node becomes leader, LeaderEpochFileCache.assign): the broker's own record
+        of the epoch it leads at. None when the file is absent or empty."""
+        path = self.nodes[node_id].data_dir / f"{topic}-{partition}" / "leader-epoch-checkpoint"
+        if not path.is_file():
+            return None
+        lines = path.read_text().split("\n")
+        entries = [ln.split() for ln in lines[2:] if ln.strip()]  # line 1 version, line 2 count, then "epoch offset"
+        return int(entries[-1][0]) if entries else None
+
+
+def _properties(values: dict[str, object]) -> str:
+    return "".join(f"{k}={v}\n" for k, v in values.items())
+
+
+# Broker settings both modes share: fast failure detection and no automatic leader moves, so every
+# election in the logs is one a scenario step caused.
+COMMON_BROKER = {
+    "num.partitions": 1,
+    "default.replication.factor": 3,
+    "offsets.topic.replication.factor": 3,
+    "transaction.state.log.replication.factor": 3,
+    "transaction.state.log.min.isr": 2,
+    "auto.create.topics.enable": "false",
+    "auto.leader.rebalance.enable": "false",     # preferred elections only when a step asks for one
+    "delete.topic.enable": "true",
+    "replica.lag.time.max.ms": 5000,             # default 30 s
+    "group.initial.rebalance.delay.ms": 0,
+    "num.network.threads": 2,
+    "num.io.threads": 2,
+    "log.cleaner.enable": "false",               # no compacted topics here; one thread less per JVM
+}
+
+
+class ZkCluster(Cluster):
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 3.x)."""
+    mode = "zk"
+
+    def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:
+        super().__init__(workdir, version, **kw)
+        if self.dist.major >= 4:
+            raise ValueError(f"Kafka {version} has no ZooKeeper mode")
+        ports = free_ports(1 + len(self.broker_ids))
+        self.zk_port = ports[0]
+        zk_dir = self.workdir / "zookeeper"
+        (zk_dir / "data").mkdir(parents=True, exist_ok=True)
+        (zk_dir / "logs").mkdir(exist_ok=True)
+        zk_conf = zk_dir / "zookeeper.properties"
+        zk_conf.write_text(_properties({
+            "dataDir": zk_dir / "data",
+            "clientPort": self.zk_port,
+            "clientPortAddress": HOST,
+            "tickTime": 500,                 # sessions of 1-10 s allowed (2x..20x tickTime)
+            "maxClientCnxns": 0,
+            "admin.enableServer": "false",   # no Jetty admin port
+        }))
+        zk_logging = log_config(self.dist, zk_dir / "log4j", "INFO")
+        self.zookeeper = JavaProcess("zookeeper", java_argv(
+            self.dist, self.dist.main("zookeeper"), [str(zk_conf)],
+            BROKER_JVM + zk_logging + [f"-Dkafka.logs.dir={zk_dir / 'logs'}", "-Dzookeeper.jmx.log4j.disable=true"]),
+            zk_dir / "console.out", zk_dir)
+        for node_id, port in zip(self.broker_ids, ports[1:]):
+            d = self.workdir / f"broker-{node_id}"
+            (d / "logs").mkdir(parents=True, exist_ok=True)
+            (d / "data").mkdir(exist_ok=True)
+            props = d / "server.properties"
+            props.write_text(_properties({
+                "broker.id": node_id,
+                "listeners": f"PLAINTEXT://{HOST}:{port}",
+                "advertised.listeners": f"PLAINTEXT://{HOST}:{port}",
+                "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT",
+                "zookeeper.connect": f"{HOST}:{self.zk_port}",
+                "zookeeper.session.timeout.ms": 4000,       # default 18 s: a killed broker is noticed in ~4 s
+                "zookeeper.connection.timeout.ms": 15000,
+                "log.dirs": d / "data",
+                "controlled.shutdown.enable": "true",
+                "controlled.shutdown.max.retries": 3,
+                "controlled.shutdown.retry.backoff.ms": 500,  # default 5 s
+                "controller.socket.timeout.ms": 10000,
+                **COMMON_BROKER,
+            }))
+            logging = log_config(self.dist, d / "log4j", self.state_change_level)
+            proc = JavaProcess(f"broker-{node_id}", java_argv(
+                self.dist, self.dist.main("broker"), [str(props)],
+                BROKER_JVM + logging + [f"-Dkafka.logs.dir={d / 'logs'}"]), d / "console.out", d)
+            self.nodes[node_id] = Node(node_id, d, port, None, proc)
+
+    def processes(self) -> list[JavaProcess]:
+        return super().processes() + [self.zookeeper]
+
+    def start(self) -> None:
+        self.zookeeper.start()
+        wait_for(f"ZooKeeper on {HOST}:{self.zk_port}", lambda: self._zk_up(), self.startup_timeout)
+        # Broker 1 first, so that it is the first controller and the others join a running cluster.
+        self.start_node(self.broker_ids[0])
+        for node_id in self.broker_ids[1:]:
+            self.start_node(node_id, wait=False)
+        for node_id in self.broker_ids[1:]:
+            self.wait_started(node_id)
+
+    def _zk_up(self) -> bool:
+        if not self.zookeeper.alive:
+            raise RuntimeError(f"ZooKeeper exited; see {self.zookeeper.console}")
+        return port_open(self.zk_port)
+
+    def zk_get(self, path: str) -> str:
+        """The data of a znode (ZooKeeperMain `get`), e.g. /controller or a partition's state."""
+        proc = self.tool("zookeeper_shell", "-server", f"{HOST}:{self.zk_port}", "get", path, timeout=60)
+        for line in proc.stdout.splitlines():
+            if line.startswith("{") or line.strip().isdigit():
+                return line.strip()
+        raise ToolFailed(f"no data for {path} in: {proc.stdout[-1000:]} {proc.stderr[-1000:]}")
+
+    def controller_id(self) -> int:
+        return int(json.loads(self.zk_get("/controller"))["brokerid"])
+
+    def partition_state(self, topic: str, partition: int) -> dict:
+        """/brokers/topics/<t>/partitions/<p>/state (ZkData.scala): leader, leader_epoch, isr, controller_epoch."""
+        return json.loads(self.zk_get(f"/brokers/topics/{topic}/partitions/{partition}/state"))
+
+
+def random_cluster_id() -> str:
+    """A cluster id as Uuid.randomUuid() makes them: 16 random bytes, URL-safe base64 without padding,
+    re-drawn when it would start with '-' (it would read as a command-line option)."""
+    while True:
+        cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not cid.startswith("-"):
+            return cid
+
+
+class KRaftCluster(Cluster):
+    """`brokers` combined nodes (process.roles=broker,controller) with a static voter set, formatted
+    with StorageTool under one cluster id."""
+    mode = "kraft"
+
+    def __init__(self, workdir, version: str = KRAFT_VERSION, **kw) -> None:
+        super().__init__(workdir, version, **kw)
+        ports = free_ports(2 * len(self.broker_ids))
+        self.cluster_id = random_cluster_id()
+        pairs = list(zip(self.broker_ids, ports[0::2], ports[1::2]))
+        voters = ",".join(f"{i}@{HOST}:{c}" for i, _, c in pairs)
+        for node_id, port, cport in pairs:
+            d = self.workdir / f"broker-{node_id}"
+            (d / "logs").mkdir(parents=True, exist_ok=True)
+            props = d / "server.properties"
+            props.write_text(_properties({
+                "process.roles": "broker,controller",
+                "node.id": node_id,
+                "controller.quorum.voters": voters,
+                "listeners": f"PLAINTEXT://{HOST}:{port},CONTROLLER://{HOST}:{cport}",
+                "advertised.listeners": f"PLAINTEXT://{HOST}:{port}",
+                "controller.listener.names": "CONTROLLER",
+                "inter.broker.listener.name": "PLAINTEXT",
+                "listener.security.protocol.map": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                "log.dirs": d / "data",
+                "broker.heartbeat.interval.ms": 500,     # default 2 s
+                "broker.session.timeout.ms": 3000,       # default 9 s: a killed node is fenced in ~3 s
+                **COMMON_BROKER,
+            }))
+            logging = log_config(self.dist, d / "log4j", self.state_change_level)
+            proc = JavaProcess(f"broker-{node_id}", java_argv(
+                self.dist, self.dist.main("broker"), [str(props)],
+                BROKER_JVM + logging + [f"-Dkafka.logs.dir={d / 'logs'}"]), d / "console.out", d)
+            self.nodes[node_id] = Node(node_id, d, port, cport, proc)
+
+    def format(self) -> None:
+        for node in self.nodes.values():
+            if (node.data_dir / "meta.properties").is_file():
+                continue
+            self.tool("storage", "format", "--cluster-id", self.cluster_id,
+                      "--config", str(node.dir / "server.properties"), timeout=120)
+
+    def start(self) -> None:
+        self.format()
+        for node_id in self.broker_ids:      # a quorum needs a majority: start them together
+            self.start_node(node_id, wait=False)
+        for node_id in self.broker_ids:
+            self.wait_started(node_id)
+
+    def quorum_status(self) -> dict[str, str]:
+        """MetadataQuorumCommand describe --status as {"LeaderId": "2", "LeaderEpoch": "5", ...}."""
+        out = self.tool("metadata_quorum", "--bootstrap-server", self.bootstrap, "--command-config",
+                        str(self.client_config), "describe", "--status", timeout=60).stdout
+        return {k.strip(): v.strip() for k, _, v in (ln.partition(":") for ln in out.splitlines()) if v}
+
+    def controller_id(self) -> int:
+        """The active controller (the quorum leader)."""
+        def leader() -> int | None:
+            leader_id = int(self.quorum_status().get("LeaderId", "-1"))
+            return leader_id if leader_id >= 0 else None
+        return wait_for("a KRaft quorum leader", leader, 60)
+
+    def metadata_segments(self, node_id: int) -> list[Path]:
+        return sorted((self.nodes[node_id].data_dir / "__cluster_metadata-0").glob("*.log"))
+
+    def dump_metadata(self, node_id: int, segment: Path) -> str:
+        """`kafka-dump-log --cluster-metadata-decoder --print-data-log` of one segment of the node."""
+        return self.tool("dump_log", "--cluster-metadata-decoder", "--print-data-log", "--files", str(segment),
+                         timeout=120).stdout

@@ -1,0 +1,245 @@
+"""The scripted history every capture runs, on a started ZkCluster or KRaftCluster, driven by Kafka's
+own command-line tools from the same jars (TopicCommand, ProducerPerformance,
+LeaderElectionCommand, ReassignPartitionsCommand; ZooKeeperMain / MetadataQuorumCommand to find
+the controller). One capture runs all steps in sequence:
+
+  create_topics, produce, kill9_controller, restart_killed, controlled_shutdown,
+  restart_shut_down, preferred_election, reassignment, delete_topic,
+  unclean_create_topic, unclean_stop_follower, unclean_produce_lagging, unclean_stop_isr,
+  unclean_restart_out_of_sync, restart_isr_member
+
+(capture.py adds start_cluster before them and kill_cluster after). Each step is recorded with its
+name, start `time` and `end` (UTC, ISO 8601) and what it acted on (broker, signal, targets).
+
+The kill -9 hits the controller (ZK: /controller; KRaft: the quorum leader), the SIGTERM another
+broker. The reassignment gives each RF-2 `moves` partition a new replica set that keeps the
+controller (see reassignment_targets: why).
+
+After every step a `kafka-topics --describe` snapshot is saved as describe/_NN-<step>.txt (the
+leading `_` keeps the audit, which skips `_`/`.` files as Hadoop does, from reading it as a log).
+
+The unclean election: topic `unclean` (1 partition, replicas [a, b] on the two brokers that are not
+the controller, unclean.leader.election.enable=true). b is killed (-9) and drops out of the ISR;
+records are produced to a alone; a is killed, so the partition has no live ISR member; b is
+restarted and, being the only live replica, is elected leader by the controller although it was not
+in the ISR (ZK: PartitionStateMachine OfflinePartitionLeaderElectionStrategy reading the topic
+config; KRaft: ReplicationControlManager with Election.UNCLEAN). In KRaft, stopping a and b leaves
+one of three voters, so the quorum is lost until b returns: that is what three combined nodes do,
+and why the topic has two replicas (with three, no voter majority could elect anyone).
+
+Every wait is bounded (harness.wait_for); a step that times out raises with the last describe."""
+from __future__ import annotations
+
+import json
+import signal
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .harness import Cluster, ZkCluster, wait_for
+
+TOPICS = {
+    # name: TopicCommand arguments (RF 3 on 3 brokers, except `moves`, whose replicas a reassignment moves)
+    "events": ["--partitions", "3", "--replication-factor", "3"],
+    "moves": ["--replica-assignment", "1:2,2:3"],
+    "doomed": ["--partitions", "1", "--replication-factor", "3"],
+}
+UNCLEAN_TOPIC = "unclean"
+RECORDS = {"events": 3000, "moves": 500, "doomed": 100}
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class Recorder:
+    """Step names and wall-clock times, and the describe snapshot after each step."""
+    cluster: Cluster
+    out_dir: Path
+    steps: list[dict] = field(default_factory=list)
+    last_describe: str = ""
+
+    @contextmanager
+    def step(self, name: str, **detail):
+        entry = {"name": name, "time": now_iso(), **detail}
+        yield entry                                   # the step may add details (brokers, epochs)
+        entry["end"] = now_iso()
+        text = self.cluster.describe()
+        path = self.out_dir / "describe" / f"_{len(self.steps) + 1:02d}-{name}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        entry["describe"] = str(path.relative_to(self.out_dir))
+        self.last_describe = text
+        self.steps.append(entry)
+
+
+# ---------------------------------------------------------------- tools
+
+def create_topic(c: Cluster, name: str, *args: str) -> None:
+    c.admin("topics", "--create", "--topic", name, *args)
+
+
+def produce(c: Cluster, topic: str, records: int, acks: str = "all") -> str:
+    """ProducerPerformance: `records` 100-byte records as fast as possible; returns its summary line."""
+    out = c.tool("producer_perf", "--topic", topic, "--num-records", str(records), "--record-size", "100",
+                 "--throughput", "-1", "--producer-props", f"bootstrap.servers={c.bootstrap}", f"acks={acks}",
+                 "linger.ms=5", "request.timeout.ms=10000", "delivery.timeout.ms=60000", timeout=180).stdout
+    return out.strip().splitlines()[-1] if out.strip() else ""
+
+
+def not_on(broker: int):
+    """Predicate: no partition led by `broker`, and `broker` in no ISR."""
+    return lambda parts: bool(parts) and all(p["leader"] != broker and broker not in p["isr"] for p in parts.values())
+
+
+def partition_is(key: str, **want):
+    return lambda parts: key in parts and all(parts[key][k] == v for k, v in want.items())
+
+
+# ---------------------------------------------------------------- the history
+
+def run_all(c: Cluster, rec: Recorder) -> dict:
+    """Run every step; returns {"unclean": {topic, partition, leader, leader_epoch, ...}}."""
+    ids = list(c.broker_ids)
+
+    with rec.step("create_topics", topics=sorted(TOPICS)):
+        for name, args in TOPICS.items():
+            create_topic(c, name, *args)
+        c.wait_fully_replicated()
+
+    with rec.step("produce", records=RECORDS) as s:
+        s["producer"] = {t: produce(c, t, n) for t, n in RECORDS.items()}
+
+    controller = c.controller_id()
+    with rec.step("kill9_controller", broker=controller, signal="SIGKILL"):
+        c.stop_node(controller, signal.SIGKILL)
+        c.wait_partitions(f"leaders and ISRs to leave killed broker {controller}", not_on(controller))
+
+    with rec.step("restart_killed", broker=controller):
+        c.start_node(controller)
+        c.wait_fully_replicated()
+
+    controller = c.controller_id()
+    target = next(i for i in reversed(ids) if i != controller)
+    with rec.step("controlled_shutdown", broker=target, signal="SIGTERM", controller=controller):
+        c.stop_node(target, signal.SIGTERM, timeout=90)
+        c.wait_partitions(f"leaders and ISRs to leave shut-down broker {target}", not_on(target))
+
+    with rec.step("restart_shut_down", broker=target):
+        c.start_node(target)
+        c.wait_fully_replicated()
+
+    with rec.step("preferred_election") as s:
+        out = c.admin("leader_election", "--election-type", "PREFERRED", "--all-topic-partitions").stdout
+        s["tool_output"] = out.strip().splitlines()
+        c.wait_partitions("every partition led by its preferred replica",
+                          lambda parts: all(p["leader"] == p["replicas"][0] for p in parts.values()))
+
+    controller = c.controller_id()
+    targets = reassignment_targets(c.partitions(), controller, ids)
+    with rec.step("reassignment", target=targets, controller=controller) as s:
+        plan = {"version": 1, "partitions": [
+            {"topic": k.rsplit("-", 1)[0], "partition": int(k.rsplit("-", 1)[1]), "replicas": v}
+            for k, v in targets.items()]}
+        plan_file = c.tools_dir / "reassignment.json"
+        plan_file.write_text(json.dumps(plan))
+        c.admin("reassign", "--execute", "--reassignment-json-file", str(plan_file))
+        c.wait_partitions("the reassignment to complete", lambda parts: all(
+            k in parts and parts[k]["replicas"] == v and not parts[k]["adding"] and not parts[k]["removing"]
+            for k, v in targets.items()))
+        c.wait_fully_replicated()
+        verify = c.admin("reassign", "--verify", "--reassignment-json-file", str(plan_file)).stdout
+        s["verify"] = [ln for ln in verify.splitlines() if ln.startswith("Reassignment of partition")]
+
+    with rec.step("delete_topic", topic="doomed"):
+        c.admin("topics", "--delete", "--topic", "doomed")
+        c.wait_partitions("topic doomed to disappear", lambda parts: parts and not any(
+            p["topic"] == "doomed" for p in parts.values()))
+
+    return unclean_election(c, rec)
+
+
+def reassignment_targets(parts: dict[str, dict], controller: int, brokers: list[int]) -> dict[str, list[int]]:
+    """New replicas for each `moves` partition (RF 2): one replica replaced, the controller kept or
+    added. Keeping every partition on the controller means the unclean step, which stops the two
+    other brokers, takes no other partition's whole replica set down: in KRaft 4.x such a partition
+    would get a second election that Kafka itself logs as unclean (KIP-966 last-known-leader
+    recovery, PartitionChangeBuilder.canElectLastKnownLeader), even with unclean elections disabled."""
+    targets = {}
+    for key, p in sorted(parts.items()):
+        if p["topic"] != "moves":
+            continue
+        r = p["replicas"]
+        if controller not in r:
+            targets[key] = [controller, r[1]]             # the preferred leader goes: a reassign election
+        else:
+            other = next(i for i in brokers if i not in r)
+            targets[key] = [other, controller]            # the follower goes; a new preferred replica
+    return targets
+
+
+def unclean_election(c: Cluster, rec: Recorder) -> dict:
+    key = f"{UNCLEAN_TOPIC}-0"
+    controller = c.controller_id()
+    a, b = [i for i in c.broker_ids if i != controller][:2]   # a: stays in the ISR; b: falls out of it
+    stranded = [k for k, p in c.partitions().items() if set(p["replicas"]) <= {a, b}]
+    if stranded:
+        raise RuntimeError(f"partitions {stranded} have all replicas on brokers {a} and {b}, which the unclean "
+                           f"step stops: they would get elections of their own (controller is {controller})")
+
+    with rec.step("unclean_create_topic", topic=UNCLEAN_TOPIC, replicas=[a, b], controller=controller) as s:
+        create_topic(c, UNCLEAN_TOPIC, "--replica-assignment", f"{a}:{b}",
+                     "--config", "unclean.leader.election.enable=true")
+        c.wait_partitions(f"{key} led by {a} with ISR [{a}, {b}]", partition_is(key, leader=a, isr=[a, b]))
+        s["producer"] = produce(c, UNCLEAN_TOPIC, 200)
+
+    with rec.step("unclean_stop_follower", broker=b, signal="SIGKILL"):
+        c.stop_node(b, signal.SIGKILL)
+        c.wait_partitions(f"{key} ISR to shrink to [{a}]", partition_is(key, leader=a, isr=[a]))
+
+    with rec.step("unclean_produce_lagging", topic=UNCLEAN_TOPIC, records=500) as s:
+        s["producer"] = produce(c, UNCLEAN_TOPIC, 500, acks="1")
+
+    epoch_before = c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0)
+    with rec.step("unclean_stop_isr", broker=a, signal="SIGKILL") as s:
+        c.stop_node(a, signal.SIGKILL)
+        if isinstance(c, ZkCluster):
+            # The controller keeps the last ISR member and writes leader -1 (ReplicaStateMachine @3.9).
+            c.wait_partitions(f"{key} to go offline", partition_is(key, leader=-1))
+            s["zk_state"] = c.partition_state(UNCLEAN_TOPIC, 0)
+        else:
+            s["note"] = "one voter of three left: the KRaft quorum is lost until the next step"
+
+    with rec.step("unclean_restart_out_of_sync", broker=b) as s:
+        c.start_node(b)
+        c.wait_partitions(f"{b} to lead {key} (unclean election)", partition_is(key, leader=b), timeout=120)
+        # The broker's own record of the epoch it leads at (written when it becomes leader).
+        epoch = wait_for(f"{key}'s leader-epoch-checkpoint on broker {b} to move past {epoch_before}",
+                         lambda: _newer(c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0), epoch_before), 60)
+        s["leader_epoch_checkpoint"] = epoch
+        if isinstance(c, ZkCluster):
+            state = c.partition_state(UNCLEAN_TOPIC, 0)
+            s["zk_state"] = state
+            if state["leader"] != b or state["leader_epoch"] != epoch:
+                raise AssertionError(f"ZooKeeper says {state}, broker {b}'s checkpoint says epoch {epoch}")
+
+    with rec.step("restart_isr_member", broker=a):
+        c.start_node(a)
+        c.wait_fully_replicated()
+
+    return {"unclean": {"topic": UNCLEAN_TOPIC, "partition": 0, "leader": b, "leader_epoch": epoch,
+                        "previous_isr": [a], "replicas": [a, b]}}
+
+
+def _newer(epoch: int | None, before: int | None) -> int | None:
+    if epoch is None or (before is not None and epoch <= before):
+        return None
+    return epoch if epoch > 0 else None
+
+
+def parse_final(partitions: dict[str, dict]) -> dict[str, dict]:
+    """final_describe of the manifest: {"t-p": {"leader" (-1 = none), "isr", "replicas"}}."""
+    return {k: {"leader": p["leader"], "isr": p["isr"], "replicas": p["replicas"]}
+            for k, p in sorted(partitions.items())}

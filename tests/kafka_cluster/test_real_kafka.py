@@ -1,0 +1,157 @@
+"""The audit against real Kafka: clusters started here, the scripted history run, what the brokers
+wrote audited with `controller-replay audit`, and the Delta tables compared with what Kafka itself
+reported (the ZooKeeper znode / leader-epoch checkpoint for the unclean election, `kafka-topics
+--describe` for the final state).
+
+The kafka-marked tests start clusters (a few minutes each): `pytest -m kafka tests/kafka_cluster`.
+The manifest tests are fast and check the committed captures in data/samples/real/."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from .capture import SCENARIOS, capture
+from .harness import parse_describe
+from .scenarios import parse_final
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "data" / "samples" / "real"
+CLI = Path(sys.executable).with_name("controller-replay")
+
+
+def table(spark, warehouse: Path, name: str):
+    return spark.read.format("delta").load(str(warehouse / name))
+
+
+@pytest.fixture(scope="module", params=sorted(SCENARIOS))
+def audited(request, tmp_path_factory):
+    """One scenario captured from a real cluster and audited; (scenario, manifest, warehouse, spark)."""
+    scenario = request.param
+    base = tmp_path_factory.mktemp(scenario)
+    out = capture(scenario, base / "capture", workdir=base / "work", fetch=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    warehouse = base / "warehouse"
+    proc = subprocess.run([str(CLI), "audit", "--input", str(out), "--warehouse", str(warehouse),
+                           "--format", "auto"],   # the cluster is named after the manifest's directory
+                          capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, f"audit of {out} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    # Spark only now: no idle JVM competes with the brokers for the two cores.
+    spark = request.getfixturevalue("spark")
+    return scenario, manifest, warehouse, spark
+
+
+@pytest.mark.kafka
+@pytest.mark.timeout(2400)
+def test_the_one_unclean_election_is_found_with_its_leader_and_epoch(audited):
+    scenario, manifest, warehouse, spark = audited
+    want = manifest["expected"]["unclean"]
+    violations = table(spark, warehouse, "violations").collect()
+    assert [v["rule"] for v in violations] == ["UNCLEAN_LEADER_ELECTION"], \
+        "exactly one violation, the unclean election:\n" + "\n".join(
+            f"  {v['rule']} {v['topic']}-{v['partition']} {v['severity']}: {v['detail']} {list(v['evidence'])}"
+            for v in violations)
+    v = violations[0]
+    assert (v["cluster"], v["topic"], v["partition"]) == (scenario, want["topic"], want["partition"])
+    assert v["severity"] != "error", f"the topic allowed unclean elections, yet: {v['detail']}"
+    rows = (table(spark, warehouse, "partition_timeline")
+            .where(f"cluster = '{scenario}' AND topic = '{want['topic']}' AND partition = {want['partition']} "
+                   f"AND seq = {v['seq']}").orderBy("ordinal").collect())
+    assert rows, f"no partition_timeline row for the violation's event (seq {v['seq']})"
+    assert (rows[-1]["leader"], rows[-1]["leader_epoch"]) == (want["leader"], want["leader_epoch"])
+
+
+@pytest.mark.kafka
+@pytest.mark.timeout(2400)
+def test_each_partitions_last_timeline_row_is_the_final_describe(audited):
+    scenario, manifest, warehouse, spark = audited
+    timeline = table(spark, warehouse, "partition_timeline").where(f"cluster = '{scenario}'").collect()
+    last: dict[str, dict] = {}
+    for row in sorted(timeline, key=lambda r: r["ordinal"]):
+        last[f"{row['topic']}-{row['partition']}"] = row.asDict()
+    for key, want in manifest["final_describe"].items():
+        assert key in last, f"{key} is in the final describe but not in partition_timeline"
+        got = last[key]
+        # The ISR is a set to Kafka (the describe prints it in stored order, which leader-driven
+        # expansions append to); the replica order is the preferred-leader order and must match.
+        assert (got["leader"], sorted(got["isr"]), list(got["replicas"])) == \
+               (want["leader"], sorted(want["isr"]), want["replicas"]), f"{key}: timeline {got} != describe {want}"
+
+
+# ---------------------------------------------------------------- the committed captures (no Kafka)
+
+STEPS = ["start_cluster", "create_topics", "produce", "kill9_controller", "restart_killed", "controlled_shutdown",
+         "restart_shut_down", "preferred_election", "reassignment", "delete_topic", "unclean_create_topic",
+         "unclean_stop_follower", "unclean_produce_lagging", "unclean_stop_isr", "unclean_restart_out_of_sync",
+         "restart_isr_member", "kill_cluster"]
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_captured_manifest_is_complete_and_consistent(scenario):
+    from state_machine.eras import resolve_era
+
+    d = SAMPLES / scenario
+    assert (d / "manifest.json").is_file(), f"no capture: python -m tests.kafka_cluster.capture --out {SAMPLES.relative_to(ROOT)} --only {scenario}"
+    m = json.loads((d / "manifest.json").read_text())
+    spec = SCENARIOS[scenario]
+
+    assert m["clusters"] == {scenario: {"kafka_version": spec.era}}
+    resolve_era(m["clusters"][scenario]["kafka_version"])
+    assert (m["kafka_version"], m["mode"], m["log_level"]) == (spec.version, spec.mode, spec.log_level)
+
+    assert [s["name"] for s in m["steps"]] == STEPS
+    times = [datetime.fromisoformat(s["time"].replace("Z", "+00:00")) for s in m["steps"]]
+    assert times == sorted(times), "steps are recorded in the order they ran"
+
+    unclean = m["expected"]["unclean"]
+    assert {k: type(unclean[k]) for k in ("topic", "partition", "leader", "leader_epoch")} == \
+           {"topic": str, "partition": int, "leader": int, "leader_epoch": int}
+    assert unclean["leader"] not in unclean["previous_isr"] and unclean["leader"] in unclean["replicas"]
+
+    final = m["final_describe"]
+    assert final and f"{unclean['topic']}-{unclean['partition']}" in final
+    for key, p in final.items():
+        assert set(p) == {"leader", "isr", "replicas"}, key
+        assert p["leader"] == -1 or p["leader"] in p["isr"], key
+        assert set(p["isr"]) <= set(p["replicas"]), key
+    # final_describe is the last describe snapshot, parsed
+    last_describe = d / m["steps"][-2]["describe"]
+    assert parse_final(parse_describe(last_describe.read_text())) == final
+    for s in m["steps"][:-1]:
+        assert (d / s["describe"]).is_file(), s["describe"]
+
+    for broker in m["brokers"]:
+        b = d / f"broker-{broker}"
+        for name in ("state-change.log", "controller.log", "server.log"):
+            assert (b / name).is_file(), b / name
+        if spec.mode == "kraft":
+            dumps = sorted((b / "__cluster_metadata-0").glob("*.log.txt"))
+            assert dumps and all(p.read_text().startswith("Dumping ") for p in dumps), b
+    size = sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
+    assert size < 5e6, f"{scenario} capture is {size / 1e6:.1f} MB"
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_captured_logs_show_the_expected_unclean_election(scenario):
+    """Kafka's own record of the election the manifest expects: the controller's state-change line
+    (ZK, 3.5+ LeaderAndIsr format) or the metadata-log record (KRaft) with that leader."""
+    d = SAMPLES / scenario
+    m = json.loads((d / "manifest.json").read_text())
+    u = m["expected"]["unclean"]
+    if m["mode"] == "zk":
+        line = (f"Changed partition {u['topic']}-{u['partition']} from OfflinePartition to OnlinePartition with state "
+                f"LeaderAndIsr(leader={u['leader']}, leaderEpoch={u['leader_epoch']}, "
+                f"isrWithBrokerEpoch=List(BrokerState(brokerId={u['leader']}, brokerEpoch=-1)), leaderRecoveryState=RECOVERING")
+        assert any(line in p.read_text() for p in d.glob("broker-*/state-change.log")), line
+    else:
+        dump = next(d.glob("broker-*/__cluster_metadata-0/*.log.txt")).read_text()
+        topic_id = re.search(r'"type":"TOPIC_RECORD","version":\d+,"data":\{"name":"%s","topicId":"([^"]+)"' % u["topic"],
+                             dump)[1]
+        change = re.compile(r'"type":"PARTITION_CHANGE_RECORD","version":\d+,"data":\{"partitionId":%d,"topicId":"%s",'
+                            r'[^}]*"leader":%d,"leaderRecoveryState":1' % (u["partition"], topic_id, u["leader"]))
+        assert change.search(dump), f"no unclean PARTITION_CHANGE_RECORD for {u}"

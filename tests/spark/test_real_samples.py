@@ -1,0 +1,48 @@
+"""The audit on the logs real Kafka clusters wrote (data/samples/real/, captured by
+tests/kafka_cluster): Kafka 3.9.2 in ZooKeeper mode at TRACE and at the stock INFO level,
+and Kafka 4.3.1 in KRaft mode. Each capture holds exactly one unclean election; the audit
+must report it and nothing else, and end every partition where `kafka-topics --describe`
+last saw it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from chispa import assert_df_equality
+from pyspark.sql import Window
+from pyspark.sql import functions as F
+
+from jobs.audit import AuditConfig, run
+
+pytestmark = pytest.mark.spark
+REAL = Path(__file__).resolve().parents[2] / "data" / "samples" / "real"
+CAPTURES = sorted(p.name for p in REAL.iterdir() if (p / "manifest.json").exists())
+
+
+def table(spark, warehouse, name):
+    return spark.read.format("delta").load(str(Path(warehouse) / name))
+
+
+@pytest.mark.parametrize("capture", CAPTURES)
+def test_real_capture_audits_to_its_one_unclean_election(spark, tmp_path, capture):
+    manifest = json.loads((REAL / capture / "manifest.json").read_text())
+    warehouse = str(tmp_path / "wh")
+    summary = run(spark, AuditConfig(inputs=[str(REAL / capture)], warehouse=warehouse))
+    assert summary.records_read == summary.lines_recognized + summary.records_quarantined
+    unclean = manifest["expected"]["unclean"]
+    v = table(spark, warehouse, "violations")
+    got = v.select("cluster", "topic", "partition", "rule")
+    assert_df_equality(got, spark.createDataFrame(
+        [(capture, unclean["topic"], unclean["partition"], "UNCLEAN_LEADER_ELECTION")], got.schema))
+    (row,) = v.collect()
+    assert f"leader {unclean['leader']} " in row.detail and row.severity != "error"
+    timeline = table(spark, warehouse, "partition_timeline")
+    at = timeline.where((F.col("seq") == row.seq) & (F.col("topic") == unclean["topic"])).collect()
+    assert [(r.leader, r.leader_epoch) for r in at] == [(unclean["leader"], unclean["leader_epoch"])]
+    last = (timeline.withColumn("n", F.row_number().over(Window.partitionBy("topic", "partition").orderBy(F.desc("ordinal"))))
+            .where("n = 1").select(F.concat_ws("-", "topic", F.col("partition").cast("string")).alias("tp"),
+                                   "leader", F.array_sort("isr").alias("isr"), "replicas"))
+    want = spark.createDataFrame([(tp, d["leader"] if d["leader"] is not None else -1, sorted(d["isr"]), d["replicas"])
+                                  for tp, d in manifest["final_describe"].items()], last.schema)
+    assert_df_equality(last.where(F.col("tp").isin(list(manifest["final_describe"]))), want, ignore_row_order=True)
