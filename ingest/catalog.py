@@ -74,13 +74,18 @@ def all_patterns() -> list[MessagePattern]:
     return [p for ps in catalogue().values() for p in ps]
 
 
+def keyword_of(body: str) -> str:
+    """The dispatch key of a message body: its first word, lower-cased (0.8-0.11 "changed ..."
+    and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
+    controller": rows are keyed by the format's first word)."""
+    keyword = body.split(" ", 1)[0].lower()
+    return "%d" if keyword.isdigit() else keyword
+
+
 def match_message(body: str, ctx: LineContext, table: Index | None = None) -> tuple[MessagePattern, list] | None:
     """The first pattern whose regex matches the body, and its events; None: not understood.
     `table` defaults to the whole catalogue (tests of one module pass `index(module.PATTERNS)`)."""
-    keyword = body.split(" ", 1)[0].lower()  # 0.8-0.11 "changed ..." and 1.0+ "Changed ..." share a row set
-    if keyword.isdigit():
-        keyword = "%d"  # "%d successfully elected as the controller": rows keyed by the format's first word
-    for p in (catalogue() if table is None else table).get(keyword, ()):
+    for p in (catalogue() if table is None else table).get(keyword_of(body), ()):
         m = p.regex.match(body)
         if m is not None:
             return p, p.build(m, ctx)
@@ -104,9 +109,7 @@ class AdaptiveIndex(dict):
 
 def match_adaptive(body: str, ctx: LineContext, table: AdaptiveIndex) -> tuple[MessagePattern, list] | None:
     """match_message over an AdaptiveIndex, moving the matching row to the front."""
-    keyword = body.split(" ", 1)[0].lower()
-    if keyword.isdigit():
-        keyword = "%d"
+    keyword = keyword_of(body)
     rows = table.get(keyword)
     if rows is None:
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Iterable, Iterator, NamedTuple
 from zoneinfo import ZoneInfo
 

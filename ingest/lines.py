@@ -12,7 +12,6 @@ has shown), then the file kind (controller.log inputs before state-change.log de
 before server.log), then broker, file and line. See the README, "How ties are broken"."""
 from __future__ import annotations
 
-import json
 import re
 from typing import Iterable, Iterator, NamedTuple
 
@@ -123,8 +122,9 @@ class FileParser:
         prefix, body = strip_prefix(item.message)
         if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch):
             self.order_epoch = prefix.controller_epoch
+        # A record without an envelope is a kafka-dump-log line, whatever the file is called.
         ctx = LineContext(head.level if head else None, head.logger if head else None, prefix, item.continuation,
-                          self.kind if head is not None or self.kind == "kraft-dump" else "kraft-dump")
+                          self.kind if head is not None else "kraft-dump")
         try:
             found = match_adaptive(body, ctx, self.table)
         except Exception as exc:  # a builder meeting a value it cannot read: the record is quarantined
@@ -188,20 +188,9 @@ class FileParser:
                    None, None, None, None, reason, item.raw)
 
 
-def parse_file_lines(path: str, lines: Iterable[tuple[int, str]], zone: str = "UTC") -> Iterator[Out]:
-    """Every output row of one whole file (local tools and tests)."""
-    parser = FileParser(path, zone)
+def parse_file_lines(path: str, lines: Iterable[tuple[int, str]], zone: str = "UTC", cluster: str = "?") -> Iterator[Out]:
+    """Every output row of one whole file (ingest.local)."""
+    parser = FileParser(path, zone, cluster=cluster)
     for n, raw in lines:
         yield from parser.feed(n, raw)
     yield from parser.close()
-
-
-def is_canonical_event(raw: str) -> bool:
-    """--format auto: a JSON object line with an event_type is a canonical event, not a log line."""
-    if not raw.startswith("{"):
-        return False
-    try:
-        obj = json.loads(raw)
-    except ValueError:
-        return False
-    return isinstance(obj, dict) and "event_type" in obj

@@ -7,7 +7,7 @@ import gzip
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ingest.lines import FILE_KIND_RANK, FileParser, Out, file_kind
+from ingest.lines import FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
 
@@ -45,11 +45,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     kraft = False
     for path in sorted(paths):
         lines = read_text_lines(path)
-        parser = FileParser(path, zone, cluster=cluster)
-        outs: list[Out] = []
-        for n, raw in enumerate(lines, 1):
-            outs.extend(parser.feed(n, raw))
-        outs.extend(parser.close())
+        outs = parse_file_lines(path, enumerate(lines, 1), zone, cluster)
         info = files[path] = {"lines": sum(1 for l in lines if l.strip()), "recognized": 0, "quarantined": 0, "events": 0}
         rank = FILE_KIND_RANK[file_kind(path)]
         sub = 0
@@ -83,8 +79,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                            sub=sub, source_file=path)
                 sub += 1
                 rows.append(row)
-            if o.first is not None and o.kind == "event" and o.data.get("source_offset") is not None:
-                kraft = True
+                kraft = kraft or row.get("source_offset") is not None
     seen, unique = set(), []
     for row in rows:
         topic_id = row.pop("topic_id", None)
@@ -103,9 +98,8 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
         unique.append(row)
     unique.extend(epochs.values())
     unique.sort(key=order_key)
-    fields = set(Event._fields)
+    fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
-              if "cluster" not in row else Event(**{k: v for k, v in row.items() if k in fields and k != "seq"}, seq=i)
               for i, row in enumerate(unique)]
     return Ingested(events, quarantine, files, ranges, versions, kraft)
 

@@ -49,8 +49,6 @@ def strip_prefix(message: str) -> tuple[Prefix, str]:
                 prefix = Prefix(kind, _int(m, "b"), _int(m, "e"), m.groupdict().get("t"), _int(m, "p"))
                 body = message[m.end():]
                 break
-    elif message.startswith("Partition ["):
-        pass
     if body.startswith("Controller "):
         m = _OLD_CONTROLLER.match(body)
         if m is not None:

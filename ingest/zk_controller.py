@@ -145,7 +145,7 @@ def _reassignment_kip455(m: re.Match, ctx: LineContext) -> list:
     With none of either, the line is the B6 write at completion, or a reassignment that only
     reorders the replicas (it completes at once): the target is the AR it prints either way,
     and the replay takes a target equal to the current AR as nothing to do."""
-    adding, removing = _ints(m["a"]), _ints(m["rm"])
+    removing = _ints(m["rm"])
     topic, partition = parse_partition(m["tp"])
     target = [r for r in _ints(m["r"]) if r not in removing]
     return [_event("ReassignmentStart", topic=topic, partition=partition, replicas=target, **_controller(ctx))]

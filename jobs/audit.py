@@ -3,13 +3,12 @@
     spark-submit --jars "$JARS" --py-files dist/controller_replay.zip jobs/audit.py \\
         --input events/ --warehouse /data/audit [--kafka-version [CLUSTER=]ERA ...]
 
-`run(spark, config)` is the whole pipeline; `main()` only parses arguments and builds
-the session. Steps:
+`run(spark, config)` is the whole pipeline; `main()` (and `controller-replay audit`)
+only parse arguments and call `run_from_args`. Steps:
 
-1. Read every input line with its file and line number (JVM side: the text source's
-   `_metadata` gives each row's file and split offset, from which line numbers follow).
-2. Parse and validate each line in Python (schemas.validate, the same code as the local
-   runner): usable events, or quarantine rows with file, line, reason and the raw text.
+1-2. Read every input file split by split and turn its lines into canonical events (JSON
+   event lines as they are; broker logs and KRaft dumps through ingest/), or quarantine
+   rows with file, line, reason and the raw text: jobs/ingest_spark.py.
 3. Gate the events with Great Expectations.
 4. Route: a partition gets its own events, its topic's, its cluster's, and the broker
    events of every broker that is ever one of its replicas (joins, nothing collected).
@@ -24,7 +23,6 @@ import argparse
 import json
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -36,8 +34,8 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import Ingested, _loose, arrow_type, ingest
-from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, event_struct
+from jobs.ingest_spark import arrow_type, ingest, loose_arrays
+from schemas.events import EVENT_FIELD_NAMES
 from schemas.tables import MERGE_KEYS, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
@@ -186,7 +184,7 @@ def output_schema() -> T.StructType:
     for name in OUTPUT_TABLES:
         for f in TABLES[name]:
             if f.name not in fields:
-                dt = _loose(spark_type(f.type)) if f.type != "timestamp" else T.LongType()  # epoch ms until split
+                dt = loose_arrays(spark_type(f.type)) if f.type != "timestamp" else T.LongType()  # epoch ms until split
                 fields[f.name] = T.StructField(f.name, dt, True)
     return T.StructType(list(fields.values()))
 
@@ -336,34 +334,17 @@ def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
 # ---------------------------------------------------------------- the run
 
 def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
-    """(default era, era per cluster, how each was chosen). Precedence: --kafka-version,
-    then a manifest.json in an input directory, then what the log lines show, then 2.4."""
+    """(default era, era per cluster, how each was chosen): jobs.local.era_choices over
+    the eras the log lines show (ingest.detect), each checked to resolve."""
     from ingest.detect import choose_era
+    from jobs.local import era_choices
 
-    default, per_cluster, why = "2.4", {}, {}
+    choices = {}
     for cluster, ev in (detected or {}).items():
         choice = choose_era(ev["ranges"], ev["versions"], ev["kraft"])
         if choice is not None and cluster is not None:
-            per_cluster[cluster], why[cluster] = choice.era, "detected: " + choice.explain()
-    for item in cfg.inputs:
-        if "://" in item:
-            continue
-        for manifest in (sorted(Path(item).rglob("manifest.json")) if Path(item).is_dir() else []):
-            try:
-                clusters = json.loads(manifest.read_text()).get("clusters", {})
-            except (OSError, ValueError):
-                continue
-            for name, info in clusters.items():
-                per_cluster[name], why[name] = info["kafka_version"], f"{manifest}"
-    for spec in cfg.kafka_versions:
-        cluster, sep, era = spec.rpartition("=")
-        if sep:
-            per_cluster[cluster], why[cluster] = era, "--kafka-version"
-        else:
-            default = era
-            for name in list(per_cluster):
-                if why.get(name, "").startswith("detected"):
-                    per_cluster[name], why[name] = era, "--kafka-version"
+            choices[cluster] = (choice.era, choice.explain())
+    default, per_cluster, why = era_choices(cfg.inputs, cfg.kafka_versions, choices)
     for era in [default, *per_cluster.values()]:
         try:
             resolve_era(era)
@@ -461,25 +442,34 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why)
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:
+    """Build the session, run, print the summary (or why nothing was written); the exit
+    status. Shared by `spark-submit jobs/audit.py` and `controller-replay audit`."""
     from jobs.quality import QualityGateFailed
     from jobs.session import build_session
 
-    ap = argparse.ArgumentParser(prog="audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_audit_arguments(ap)
-    args = ap.parse_args(argv)
     spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse)
+    if log_level:
+        spark.sparkContext.setLogLevel(log_level)
     try:
         summary = run(spark, config_from_args(args))
     except QualityGateFailed as exc:
-        print(f"audit failed its quality gate, nothing written:\n{exc}", file=sys.stderr)
+        print(f"audit failed its quality gate; nothing was written.\n{exc}", file=sys.stderr)
         return 2
     except AuditError as exc:
         print(f"audit: {exc}", file=sys.stderr)
         return 2
+    finally:
+        spark.stop()
     for line in summary.lines():
         print(line)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="audit", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_audit_arguments(ap)
+    return run_from_args(ap.parse_args(argv))
 
 
 if __name__ == "__main__":

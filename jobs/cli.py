@@ -90,28 +90,14 @@ EXAMPLE_QUERIES = (
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from jobs.audit import AuditError, config_from_args, run
-    from jobs.quality import QualityGateFailed
-    from jobs.session import build_session
+    from jobs.audit import run_from_args
 
-    spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse)
-    spark.sparkContext.setLogLevel("ERROR")
-    try:
-        summary = run(spark, config_from_args(args))
-    except QualityGateFailed as exc:
-        print(f"audit failed its quality gate; nothing was written.\n{exc}", file=sys.stderr)
-        return 2
-    except AuditError as exc:
-        print(f"audit: {exc}", file=sys.stderr)
-        return 2
-    for line in summary.lines():
-        print(line)
-    if args.examples:
+    rc = run_from_args(args, log_level="ERROR")
+    if rc == 0 and args.examples:
         print("\nExample queries (controller-replay sql --warehouse %s \"...\"):" % args.warehouse)
         for title, q in EXAMPLE_QUERIES:
             print(f"  -- {title}\n  {q}")
-    spark.stop()
-    return 0
+    return rc
 
 
 def cmd_sql(args: argparse.Namespace) -> int:

@@ -34,12 +34,12 @@ EXTRA = (  # columns of the parse output beyond the event's own
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 
 
-def _loose(dt: T.DataType) -> T.DataType:
+def loose_arrays(dt: T.DataType) -> T.DataType:
     return T.ArrayType(dt.elementType, containsNull=True) if isinstance(dt, T.ArrayType) else dt
 
 
 def parsed_schema() -> T.StructType:
-    fields = [T.StructField(f.name, _loose(spark_type(f.type)), True) for f in EVENT_FIELDS]
+    fields = [T.StructField(f.name, loose_arrays(spark_type(f.type)), True) for f in EVENT_FIELDS]
     fields += [T.StructField(n, t, True) for n, t in EXTRA]
     return T.StructType(fields)
 

@@ -66,22 +66,41 @@ def input_files(inputs: Iterable[str]) -> list[Path]:
 
 
 def cluster_eras(inputs: Iterable[str], specs: Iterable[str]) -> tuple[str, dict[str, str]]:
-    """The default era and per-cluster eras: from `manifest.json` files ({"clusters":
-    {"name": {"kafka_version": ...}}}) in input directories, then `--kafka-version`
-    values, each ERA or CLUSTER=ERA (the command line wins)."""
-    default, per_cluster = "2.4", {}
+    """The default era and per-cluster eras (see `era_choices`)."""
+    default, per_cluster, _ = era_choices(inputs, specs)
+    return default, per_cluster
+
+
+def era_choices(inputs: Iterable[str], specs: Iterable[str],
+                detected: dict[str, str] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(default era, era per cluster, how each was chosen), for the local runner and the
+    Spark job alike. Precedence: `--kafka-version` values (ERA or CLUSTER=ERA), then
+    `manifest.json` files ({"clusters": {"name": {"kafka_version": ...}}}) under local input
+    directories, then `detected` (cluster -> "era: explanation", from the log lines), then 2.4.
+    A bare ERA also replaces what was only detected."""
+    default, per_cluster, why = "2.4", {}, {}
+    for cluster, (era, how) in (detected or {}).items():
+        per_cluster[cluster], why[cluster] = era, "detected: " + how
     for item in inputs:
-        manifest = Path(item) / "manifest.json"
-        if manifest.is_file():
-            for name, info in json.loads(manifest.read_text())["clusters"].items():
-                per_cluster[name] = info["kafka_version"]
+        if "://" in item or not Path(item).is_dir():
+            continue
+        for manifest in sorted(Path(item).rglob("manifest.json")):
+            try:
+                clusters = json.loads(manifest.read_text()).get("clusters", {})
+            except (OSError, ValueError):
+                continue
+            for name, info in clusters.items():
+                per_cluster[name], why[name] = info["kafka_version"], str(manifest)
     for spec in specs:
         cluster, sep, era = spec.rpartition("=")
         if sep:
-            per_cluster[cluster] = era
+            per_cluster[cluster], why[cluster] = era, "--kafka-version"
         else:
             default = era
-    return default, per_cluster
+            for name in list(per_cluster):
+                if why.get(name, "").startswith("detected"):
+                    per_cluster[name], why[name] = era, "--kafka-version"
+    return default, per_cluster, why
 
 
 def replay_local(run: LocalRun, era_of) -> dict:

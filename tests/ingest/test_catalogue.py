@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ingest.catalog import all_patterns, catalogue
+from ingest.catalog import all_patterns, catalogue, keyword_of
 from ingest.envelope import Record, assemble
 from ingest.prefix import strip_prefix
 from state_machine.eras import parse_version
@@ -30,9 +30,7 @@ def test_rows_of_a_bucket_never_match_the_same_message():
     assert len(messages) > 500
     for msg in messages:
         _, body = strip_prefix(msg)
-        keyword = body.split(" ", 1)[0].lower()
-        keyword = "%d" if keyword.isdigit() else keyword
-        hits = [p.name for p in cat.get(keyword, ()) if p.regex.match(body)]
+        hits = [p.name for p in cat.get(keyword_of(body), ()) if p.regex.match(body)]
         assert len(hits) <= 1, (msg, hits)
 
 

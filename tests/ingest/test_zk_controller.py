@@ -16,15 +16,10 @@ TABLE = index(zk_controller.PATTERNS)
 
 
 def run(message: str, level: str = "INFO", file_kind: str = "controller"):
-    """strip_prefix + match_message over this module's rows. Bodies that begin with the broker
-    id (`1 successfully elected as ...`) are looked up under "%d", the dispatch the catalogue
-    needs for them (see the module docstring)."""
+    """strip_prefix + match_message over this module's rows (bodies that begin with the broker
+    id, `1 successfully elected as ...`, are dispatched under "%d": catalog.keyword_of)."""
     prefix, body = strip_prefix(message)
-    table = TABLE
-    first = body.split(" ", 1)[0]
-    if first.isdigit():
-        table = {**TABLE, first: TABLE["%d"]}
-    return match_message(body, LineContext(level, None, prefix, "", file_kind), table)
+    return match_message(body, LineContext(level, None, prefix, "", file_kind), TABLE)
 
 
 def ctl(event_type: str, broker: int, **fields) -> dict:
