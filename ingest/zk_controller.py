@@ -279,6 +279,19 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "1.1.0", None, "creating", r"Creating /controller \(is it secure\? (?:true|false)\)$"),
     _row("ctl.znode.result", "KafkaZkClient.scala @1.1..@3.9 (server.log)", "1.1.0", None, "result",
          r"Result of znode creation at /controller is: \w+$"),
+    # The broker's own registration in ZooKeeper (server.log, kafka.zk.KafkaZkClient): the
+    # controller's "New broker startup callback" is the input the replay takes.
+    _row("srv.zk.broker_znode", "KafkaZkClient.scala registerBroker @2.2..@3.9 (server.log)", "2.2.0", None, "creating",
+         r"Creating /brokers/ids/\d+ \(is it secure\? (?:true|false)\)$"),
+    # ZooKeeper's Stat.toString ends in a newline: the `(kafka.zk.KafkaZkClient)` of this record
+    # is on the next line, so the envelope sees no logger and the record must be a row.
+    _row("srv.zk.broker_znode_stat", "KafkaZkClient.scala registerBroker @2.2..@3.9 (server.log)", "2.2.0", None, "stat",
+         r"Stat of the created znode at /brokers/ids/\d+ is: [\d,]+$"),
+    _row("srv.zk.broker_registered", "KafkaZkClient.scala registerBroker @2.2..@3.9 (server.log; czxid = broker epoch, KIP-380)",
+         "2.2.0", None, "registered",
+         r"Registered broker \d+ at path /brokers/ids/\d+ with addresses: .*, czxid \(broker epoch\): -?\d+$"),
+    _row("srv.zk.controller_epoch", "KafkaZkClient.scala maybeCreateControllerEpochZNode @2.x..@3.9 (server.log)", "2.1.0",
+         None, "successfully", r"Successfully created /controller_epoch with initial epoch \d+$"),
 
     # §3.2 Broker membership -------------------------------------------------------------------
     _row("ctl.broker.startup", f"{KC} onBrokerStartup @0.8.0..@3.9", "0.8.0", None, "new",
@@ -312,6 +325,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"All shutting down brokers: [\d,]*$"),
     _row("ctl.shutdown.live", f"{KC} doControlledShutdown @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "live",
          r"Live brokers: [\d,]*$"),
+    _row("ctl.shutdown.leaders", f"{KC} doControlledShutdown @1.1..@3.9 (TRACE; the whole leadership cache)", "1.1.0", None,
+         "all", r"All leaders = .*$"),
 
     # Topic creation, partition addition ---------------------------------------------------------
     # TopicCreation from the TopicChange line (it carries the assignment); the callback lines
@@ -357,6 +372,14 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Updated assigned replicas for partition \S+ being reassigned to [\d,]* ?$"),
     _row("ctl.reassign.epoch", f"{KC} updateLeaderEpoch @0.11..@3.9", "0.8.0", None, "updated",
          r"Updated leader epoch for partition \S+ to \d+$"),
+    # The same write, 3.x wording. No event: it names neither leader nor ISR (a LeaderAndIsr event
+    # needs both); the "Sent LeaderAndIsr request ... for partition being reassigned" line (TRACE)
+    # and the new leader's "Leader t-0 ... starts at leader epoch" line (INFO) carry the value.
+    _row("ctl.reassign.epoch.zk_version", f"{KC} updateLeaderEpoch @3.x..@3.9 (prints leaderAndIsr.partitionEpoch, the "
+         "3.3+ name; first release not pinned)", "3.3.0", None, "updated",
+         r"Updated leader epoch for partition \S+ to \d+, zkVersion=\d+$"),
+    _row("ctl.reassign.epoch.updating", f"{KC} updateLeaderEpoch @2.4..@3.9 (DEBUG)", "1.1.0", None, "updating",
+         r"Updating leader epoch for partition \S+$"),
     _row("ctl.reassign.removed", f"{KC} onPartitionReassignment @0.8.0..@2.2", "0.8.0", "2.2.2", "removed",
          r"Removed partition \S+ from the list of reassigned partitions in zookeeper$"),
     _row("ctl.reassign.removing", f"{KC} removePartitionsFromReassignedPartitions @2.3, maybeRemoveFromZkReassignment @2.4..@3.9",
@@ -398,6 +421,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "error", r"Error completing (?:preferred )?replica leader election .*$"),
     _row("ctl.election.skipping", f"{KC} processReplicaLeaderElection @2.4..@3.9", "2.4.0", None, "skipping",
          r"Skipping replica leader election \((?:PREFERRED|UNCLEAN)\) for partitions? .*$"),
+    _row("ctl.election.waiting", f"{KC} processReplicaLeaderElection @2.4..@3.9 (DEBUG; the admin call's results)", "2.4.0",
+         None, "waiting", r"Waiting for any successful result for election type \((?:PREFERRED|UNCLEAN)\) by \w+ for partitions: .*$"),
     _row("ctl.election.selector", "PartitionLeaderSelector.scala PreferredReplicaPartitionLeaderSelector @0.8.0..@1.0",
          "0.8.0", "1.0.2", "current",
          r"Current leader \d+ for partition \S+ is not the preferred replica\. "
@@ -454,6 +479,18 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.thread.events", "ControllerEventManager.scala ControllerEventThread @1.1..@3.9", "1.0.0", None,
          "[controllereventthread",
          r"\[ControllerEventThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed)$"),
+    _row("ctl.thread.request.unreachable", "ControllerChannelManager.scala RequestSendThread.brokerReady @1.1..@3.9 (WARN)",
+         "1.1.0", None, "[requestsendthread",
+         r"\[RequestSendThread controllerId=\d+\] Controller \d+'s connection to broker \S+ \(id: \d+ rack: \S+\) "
+         r"was unsuccessful$"),
+    # The request is retried; what it carried is in state-change.log (the controller's lines).
+    _row("ctl.thread.request.send_failed", "ControllerChannelManager.scala RequestSendThread.doWork @1.1..@3.9 (WARN, stack trace glued)",
+         "1.1.0", None, "[requestsendthread",
+         r"\[RequestSendThread controllerId=\d+\] Controller \d+ epoch \d+ fails to send request .* to broker \S+ "
+         r"\(id: \d+ rack: \S+\)\. Reconnecting to broker(?: \d+)?\.$"),
+    _row("ctl.thread.request.shutdown", "ShutdownableThread (server-common) initiateShutdown, RequestSendThread's logIdent "
+         "@3.x..@3.9 (TRACE)", "3.0.0", None, "[requestsendthread",
+         r"\[RequestSendThread controllerId=\d+\] shutdownInitiated latch count reached zero\. Shutdown called\.$"),
     _row("ctl.channel.connect", "ControllerChannelManager.scala addNewBroker @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "controller",
          r"Controller \d+ trying to connect to broker \d+$"),
     _row("ctl.sm.invoking", "PartitionStateMachine.scala / ReplicaStateMachine.scala handleStateChanges @0.8.0..@0.11",
@@ -468,6 +505,30 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "triggering", r"Triggering (?:online|offline) (?:partition|replica) state changes$"),
     _row("ctl.sm.retrying", "PartitionStateMachine.scala doElectLeaderForPartitions @2.4..@3.9", "2.4.0", None, "retrying",
          r"Retrying leader election with strategy .* for partitions .*$"),
+
+    # AlterPartition (KIP-497) handled by the controller (DEBUG). No event: the leader logs the
+    # same commit at INFO ("ISR updated to ... and version updated to", srv.isr.updated, an
+    # IsrChange); and controller.log sorts before state-change.log at the same millisecond, so an
+    # event here could be replayed ahead of decisions this controller made before it.
+    _row("ctl.isr.alter.updating", f"{KC} processAlterIsr @2.7..@3.1, tryProcessAlterPartition @3.2..@3.9 (DEBUG)", "2.7.0",
+         None, "updating", r"Updating ISRs for partitions: .*\.$"),
+    _row("ctl.isr.alter.updated", f"{KC} processAlterIsr @2.7..@3.1, tryProcessAlterPartition @3.2..@3.9 (DEBUG)", "2.7.0",
+         None, "isr", r"ISR for partition \S+ updated to LeaderAndIsr\(.*\)\.$"),
+    # Topic deletion progress; the TopicDeletion input and the replica state changes are the events.
+    _row("ctl.deletion.stop_replica_response", f"{KC} processTopicDeletionStopReplicaResponseReceived @2.6..@3.9 (DEBUG)",
+         "2.6.0", None, "delete",
+         r"Delete topic callback invoked on StopReplica response received from broker \d+: request error = \w+, "
+         r"partition errors = .*$"),
+    # Feature versioning (KIP-584) and producer-id blocks (KIP-730, ZkProducerIdManager with the
+    # controller's logIdent): nothing about partitions.
+    _row("ctl.feature.znode", f"{KC} createFeatureZNode @2.7..@3.9", "2.7.0", None, "creating",
+         r"Creating FeatureZNode at path: /feature with contents: FeatureZNode\(.*\)$"),
+    _row("ctl.producer_ids.first", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9 (DEBUG)", "3.0.0", None,
+         "there", r"There is no producerId block yet \(Zk path version \d+\), creating the first block$"),
+    _row("ctl.producer_ids.read", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9 (DEBUG)", "3.0.0", None,
+         "read", r"Read current producerId block ProducerIdsBlock\(.*\), Zk path version \d+$"),
+    _row("ctl.producer_ids.acquired", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9", "3.0.0", None,
+         "acquired", r"Acquired new producerId block ProducerIdsBlock\(.*\) by writing to Zk with path version \d+$"),
 
     # §2.7 ISR changes by partition leaders (server.log, kafka.cluster.Partition) -----------------
     _row("srv.isr.shrink.old", "Partition.scala maybeShrinkIsr @0.8.0..@0.10.2 (prefix `Partition [t,0] on broker N: `)",
@@ -496,6 +557,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$"),
     _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.7..@2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
          "2.7.0", None, "failed", r"Failed to update ISR to .*$"),
+    # Partition.createLog (ZK and KRaft brokers): a replica's log opened, no leadership or ISR.
+    _row("srv.log.no_checkpoint", "Partition.scala createLog @2.4..@4.x", "2.4.0", None, "no",
+         r"No checkpointed highwatermark is found for partition \S+-\d+$"),
+    _row("srv.log.loaded", "Partition.scala createLog @2.4..@4.x (Replica.scala, another logger, before)", "2.4.0", None,
+         "log", r"Log loaded for partition \S+-\d+ with initial high watermark -?\d+$"),
 
     # server.log: release banner, broker id ------------------------------------------------------
     _row("srv.version.old", "AppInfoParser.java AppInfo @0.8.2..@2.1", "0.8.2.0", "2.1.1", "kafka",

@@ -314,6 +314,14 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.replica.failed", f"{_RSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "initiated",
        rf"initiated state change of replica (?P<replica>\d+) for partition {_TP_NEW} from {_RFROM} to {_RTO} failed$",
        _failed),
+    # Not a row, so quarantined: ZkReplicaStateMachine's "Partition t-0 state changed to
+    # (Leader:..,ISR:..) after removing replica N from the ISR as part of transition to
+    # OfflineReplica" (INFO, 1.1..3.9), the controller's ISR removal. It belongs to the
+    # replay's pending OfflineReplica step of replica N, but the core's LeaderAndIsr handler
+    # claims the first pending ISR-removal step whatever replica it names (replay._claim_write):
+    # in the 3.9.2 INFO capture a topic deletion removed replicas 1, 2, 3 of AR [2, 3, 1] and,
+    # as a LeaderAndIsr event, the first write was matched to replica 2 (a false
+    # UNEXPECTED_LEADER). Reading it right needs the core to claim by replica.
 
     # ---- controller -> broker requests ----
     _p("sc.send.leaderandisr.0_8", f"{_CCM} @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2", "sending",
@@ -435,6 +443,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
        r"id \d+ from controller \d+ epoch \d+ for partition ", _none),
     _p("sc.broker.skipped", f"{_RM} @1.0.2..@3.9, {_PART} @3.x", "1.0.0", None, "Skipped",
        rf"Skipped the {_BECOME} state change ", _none),
+    # makeFollowers while the broker shuts down (TRACE); the controller's own lines record the decision.
+    _p("sc.broker.skipped_fetcher", f"{_RM} makeFollowers @1.1.1..@3.9", "1.1.0", LAST_ZK, "Skipped",
+       r"Skipped the adding-fetcher step of the become-follower state change with correlation id \d+ from controller "
+       rf"\d+ epoch \d+ for partition {_TP_NEW} with leader -?\d+ since it is shutting down$", _none),
     _p("sc.broker.discarded.0_8_0", f"{_PART} @0.8.0", "0.8.0", "0.8.0", "discarded",
        rf"discarded the become-leader request with correlation id \d+ from controller \d+ epoch \d+ for partition "
        rf"{_TP_OLD} since current leader epoch -?\d+ is >= the request's leader epoch -?\d+$", _none),
@@ -450,7 +462,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"transition for partition {_TP_ANY}$", _none),
     _p("sc.broker.completed", f"{_RM} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Completed",
        rf"Completed LeaderAndIsr request correlationId \d+ from controller \d+ epoch \d+ for the {_BECOME} "
-       rf"transition for partition {_TP_ANY}$", _none),
+       rf"transition for partition {_TP_ANY}(?: with leader -?\d+)?$", _none),  # become-follower adds the leader (1.1+)
     _p("sc.broker.stopped_fetchers.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "stopped",
        rf"stopped fetchers as part of become-leader request from controller \d+ epoch \d+ with correlation id \d+ "
        rf"for partition {_TP_ANY}$", _none),
@@ -473,6 +485,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.cannot_follow.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "received",
        r"received LeaderAndIsrRequest with correlation id \d+ from controller \d+ epoch \d+ for partition "
        rf"{_TP_ANY} but cannot become follower since the new leader -?\d+ is unavailable\.$", _none),
+    # The broker's complaint about a leaderless LeaderAndIsr it received (ERROR): the decision
+    # itself (leader -1) is the controller's line, and the broker's copy carries no leader.
+    _p("sc.broker.cannot_follow", f"{_RM} makeFollowers @1.1.1..@3.9", "1.1.0", LAST_ZK, "Received",
+       r"Received LeaderAndIsrRequest with correlation id \d+ from controller \d+ epoch \d+ for partition "
+       rf"{_TP_NEW} \(last update controller epoch \d+\) but cannot become follower since the new leader -?\d+ "
+       r"is unavailable\.$", _none),
     _p("sc.broker.stop_replica.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "handling",
        rf"handling stop replica \(delete=(?:true|false)\) for partition {_TP_ANY}$", _none),
     _p("sc.broker.stop_replica_done.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "finished",
@@ -503,4 +521,14 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.cache.summary", f"{_MC} @2.6.3..@3.9", "2.6.0", LAST_ZK, "Add",
        r"Add \d+ partitions and deleted \d+ partitions from metadata cache in response to UpdateMetadata request "
        r"sent by controller \d+ epoch \d+ with correlation id \d+$", _none),
+    # StopReplica v3 (KIP-570) per-partition TRACE: the controller's ReplicaStateChange lines
+    # (OfflineReplica, ReplicaDeletionStarted) are the decisions it copies.
+    _p("sc.broker.stop_replica.received", f"{_RM} stopReplicas @2.6.3..@3.9", "2.6.0", LAST_ZK, "Received",
+       r"Received StopReplica request StopReplicaPartitionState\([^()]*\) correlation id \d+ from controller \d+ "
+       rf"epoch \d+ for partition {_TP_NEW}$", _none),
+    # Partition.makeLeader (ZK and KRaft) clearing a RECOVERING leader (KIP-704): the state the
+    # replay tracks comes from the leader's AlterPartition commit (ISR updated / the record).
+    _p("sc.broker.recovered", f"{_PART} makeLeader @3.2..@4.x", "3.2.0", None, "The",
+       rf"The topic partition {_TP_NEW} was marked as RECOVERING\. Marking the topic partition as RECOVERED\.$",
+       _none),
 )

@@ -235,6 +235,36 @@ QUIET = [
     ("3.3.2 real", "[Controller id=1001] New partition creation callback for kafka-ckpt-0"),
     ("2.8.1", "[Controller id=1] Resigned"),
     ("2.8.1", "[Controller id=1] Broker info update callback for 2"),
+    # 3.9.2 real (tests/kafka_cluster captures, TRACE and INFO)
+    ("3.9.2 real", "[Controller id=2] Updating ISRs for partitions: Set(events-1, events-2)."),
+    ("3.9.2 real", "[Controller id=2] ISR for partition doomed-0 updated to LeaderAndIsr(leader=3, leaderEpoch=2, "
+                   "isrWithBrokerEpoch=List(BrokerState(brokerId=3, brokerEpoch=-1), BrokerState(brokerId=2, brokerEpoch=-1), "
+                   "BrokerState(brokerId=1, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=3)."),
+    ("2.7.2", "[Controller id=1] ISR for partition orders-0 updated to LeaderAndIsr(leader=1, leaderEpoch=3, isr=List(1, 2), "
+              "zkVersion=5)."),
+    ("3.9.2 real", "[Controller id=2] Updating leader epoch for partition moves-1"),
+    ("3.9.2 real", "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=3"),
+    ("3.9.2 real", "[Controller id=2] Waiting for any successful result for election type (PREFERRED) by AdminClientTriggered "
+                   "for partitions: HashMap(events-2 -> Left(ApiError(error=ELECTION_NOT_NEEDED, message=Leader election not "
+                   "needed for topic partition.)), moves-0 -> Right(1))"),
+    ("3.9.2 real", "[Controller id=2] Delete topic callback invoked on StopReplica response received from broker 1: request "
+                   "error = NONE, partition errors = Map(doomed-0 -> NONE)"),
+    ("3.9.2 real", "[Controller id=1] Creating FeatureZNode at path: /feature with contents: FeatureZNode(2,Enabled,Map())"),
+    ("3.9.2 real", "[Controller id=1] There is no producerId block yet (Zk path version 0), creating the first block"),
+    ("3.9.2 real", "[Controller id=1] Read current producerId block ProducerIdsBlock(assignedBrokerId=3, firstProducerId=0, "
+                   "size=1000), Zk path version 1"),
+    ("3.9.2 real", "[Controller id=1] Acquired new producerId block ProducerIdsBlock(assignedBrokerId=3, firstProducerId=0, "
+                   "size=1000) by writing to Zk with path version 1"),
+    ("3.9.2 real", "[Controller id=2] All leaders = moves-1 -> (Leader:2,ISR:2,LeaderRecoveryState:RECOVERED,LeaderEpoch:1,"
+                   "ZkVersion:1,ControllerEpoch:2),moves-0 -> (Leader:2,ISR:2,1,LeaderRecoveryState:RECOVERED,LeaderEpoch:2,"
+                   "ZkVersion:3,ControllerEpoch:2)"),
+    ("3.9.2 real", "[RequestSendThread controllerId=1] Controller 1's connection to broker 127.0.0.1:46429 (id: 1 rack: null) "
+                   "was unsuccessful"),
+    ("3.9.2 real", "[RequestSendThread controllerId=2] Controller 2 epoch 2 fails to send request (type=StopReplicaRequest, "
+                   "controllerId=2, controllerEpoch=2, brokerEpoch=61, deletePartitions=false, topicStates=StopReplicaTopicState("
+                   "topicName='moves', partitionStates=[StopReplicaPartitionState(partitionIndex=1, leaderEpoch=0, "
+                   "deletePartition=false)])) to broker 127.0.0.1:52079 (id: 3 rack: null). Reconnecting to broker."),
+    ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
 ]
 QUIET_SERVER = [
     ("0.8.2.2", "New leader is 2"),
@@ -249,6 +279,16 @@ QUIET_SERVER = [
     ("3.3.2 real", "Kafka commitId: 96c5e882465d4b7e114ca6eae99d053ee5473929"),
     ("3.3.2 real", "Kafka startTimeMs: 1696171283090"),
     ("3.3.2 real", "Creating topic kafka-ckpt with configuration {} and initial partition assignment HashMap(0 -> ArrayBuffer(1001))"),
+    # 3.9.2 real (server.log of the tests/kafka_cluster captures)
+    ("3.9.2 real", "Creating /brokers/ids/1 (is it secure? false)"),
+    ("3.9.2 real", "Stat of the created znode at /brokers/ids/1 is: 25,25,1795254441220,1795254441220,1,0,0,72058461132095488,"
+                   "204,0,25"),
+    ("3.9.2 real", "Registered broker 1 at path /brokers/ids/1 with addresses: PLAINTEXT://127.0.0.1:46429, czxid (broker "
+                   "epoch): 25"),
+    ("3.9.2 real", "Successfully created /controller_epoch with initial epoch 0"),
+    ("3.9.2 real", "[Partition events-1 broker=1] No checkpointed highwatermark is found for partition events-1"),
+    ("3.9.2 real", "[Partition events-1 broker=1] Log loaded for partition events-1 with initial high watermark 0"),
+    ("4.3.1 real", "[Partition events-0 broker=1] Log loaded for partition events-0 with initial high watermark 0"),
 ]
 
 
@@ -288,6 +328,9 @@ GARBAGE = [
     "[Kafka Server x], started",
     "1 successfully elected as the controller. Epoch incremented to",
     "1 successfully elected as a leader",
+    "[Controller id=2] ISR for partition doomed-0 updated to LeaderAndIsr(leader=3, leaderEpoch=2",
+    "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=",
+    "[Partition events-1 broker=1] Log loaded for partition events with initial high watermark 0",
     "",
     "[",
 ]
