@@ -74,12 +74,20 @@ def all_patterns() -> list[MessagePattern]:
     return [p for ps in catalogue().values() for p in ps]
 
 
+_BRACKETED_ID = re.compile(r"\[\d+\]")
+
+
 def keyword_of(body: str) -> str:
     """The dispatch key of a message body: its first word, lower-cased (0.8-0.11 "changed ..."
     and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
-    controller": rows are keyed by the format's first word)."""
+    controller": rows are keyed by the format's first word), and so is an id in brackets ending
+    the first word ("enterControlledShutdown[%d]: changing ...")."""
     keyword = body.split(" ", 1)[0].lower()
-    return "%d" if keyword.isdigit() else keyword
+    if keyword.isdigit():
+        return "%d"
+    if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
+        return _BRACKETED_ID.sub("[%d]", keyword)
+    return keyword
 
 
 def match_message(body: str, ctx: LineContext, table: Index | None = None) -> tuple[MessagePattern, list] | None:

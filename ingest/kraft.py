@@ -1,6 +1,7 @@
 """KRaft: the `kafka-dump-log.sh --cluster-metadata-decoder` output of a `__cluster_metadata`
-segment or snapshot (spec kafka-log-formats §4.1-4.2), and the KRaft controller's own log
-lines (§4.3-4.4).
+segment or snapshot (spec kafka-log-formats §4.1-4.2), the KRaft controller's own log
+lines (§4.3-4.4) and the KRaft brokers' state-change.log lines (ReplicaManager.applyDelta).
+Controller lines that copy a record the dump holds are understood without an event.
 
 Dump lines have no log4j envelope: the caller hands each line as the whole body
 (`ctx.file_kind == "kraft-dump"`, no prefix). The dump prints one line per batch
@@ -358,4 +359,126 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          r"Cannot trigger unclean leader election for offline partition \S+-\d+: .+$", _nothing),
 )
 
-PATTERNS: tuple[MessagePattern, ...] = DUMP_PATTERNS + CONTROLLER_PATTERNS
+# Lines of the KRaft controller that copy, or only announce, what the metadata log holds: the
+# dump carries the records themselves (BROKER_REGISTRATION_CHANGE_RECORD, CONFIG_RECORD,
+# PARTITION_CHANGE_RECORD, ...), so each is understood and carries no event; an event here would
+# replay the same record twice (once per quorum member that logs it, too).
+_CONFIG = "ConfigurationControlManager.java"
+_FEATURES = "FeatureControlManager.java"
+_PERIODIC = "PeriodicTaskControlManager.java"
+_HEARTBEAT = "BrokerHeartbeatManager.java"
+_PERF = "EventPerformanceMonitor.java"
+
+REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
+    _row("kraft.controller.replayed_registration_change", f"{_CCM} replayRegistrationChange @3.6.0.. (4.3.1 real)", "3.6.0",
+         None, "Replayed", r"Replayed (?:BrokerRegistrationChangeRecord|FenceBrokerRecord|UnfenceBrokerRecord) modifying the "
+         r"registration for broker \d+: \w+\(.*\)$", _nothing),
+    _row("kraft.controller.replayed_register_controller", f"{_CCM} replay(RegisterControllerRecord) @3.7.0.. (KIP-919)", "3.7.0",
+         None, "Replayed", r"Replayed RegisterControllerRecord containing ControllerRegistration\(.*\)\."
+         r"(?: Previous incarnation was \S+)?$", _nothing),
+    _row("kraft.controller.no_op_registration", f"{_CCM} replayRegistrationChange @3.6.0..", "3.6.0", None, "Ignoring",
+         r"Ignoring no-op registration change for BrokerRegistration\(.*\)$", _nothing),
+    _row("kraft.controller.replayed_config", f"{_CONFIG} replay(ConfigRecord) @3.6.0.. "
+         "(sensitive values print [hidden])", "3.6.0", None, "Replayed",
+         r"Replayed ConfigRecord for ConfigResource\(type=\w+, name='[^']*'\) which (?:set configuration \S+ to .*"
+         r"|removed configuration \S+)$", _nothing),
+    # 3.6-3.x print "metadata version", later releases "metadata.version".
+    _row("kraft.controller.replayed_feature_level", f"{_FEATURES} replay(FeatureLevelRecord) @3.6.0..", "3.6.0", None, "Replayed",
+         r"Replayed a FeatureLevelRecord (?:setting metadata[. ]version to \S+|setting feature \S+ to \d+"
+         r"|removing feature \S+)$", _nothing),
+    _row("kraft.controller.replayed_transaction", "OffsetControlManager.java replay(Begin/End/AbortTransactionRecord) @3.6.0.. "
+         "(KIP-868)", "3.6.0", None, "Replayed",
+         r"Replayed (?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)|AbortTransactionRecord\(.*\)) at offset \d+\.$",
+         _nothing),
+    _row("kraft.controller.replaying_producer_ids", "ProducerIdControlManager.java replay(ProducerIdsRecord) @3.0.0..", "3.0.0",
+         None, "Replaying", r"Replaying ProducerIdsRecord ProducerIdsRecord\(.*\)$", _nothing),
+    # The reassignment's PARTITION_CHANGE_RECORD is in the dump (with addingReplicas/removingReplicas).
+    _row("kraft.controller.replayed_assignment_change", f"{_RCM} replay(PartitionChangeRecord) @3.6.0.. (4.3.1 appends "
+         "'. (<isr/replicaSet/epoch diff>)')", "3.6.0", None, "Replayed",
+         r"Replayed partition assignment change PartitionChangeRecord\(.*\) for topic \S+?(?:\. \(.*\))?$", _nothing),
+    _row("kraft.controller.reassignment_completed", f"{_RCM} alterPartition @3.x.. (a PARTITION_CHANGE_RECORD follows)",
+         "3.6.0", None, "AlterPartition",
+         r"AlterPartition request from node \d+ for \S+-\d+ completed the ongoing partition reassignment and triggered a "
+         r"leadership change .*\. Returning NEW_LEADER_ELECTED\.$", _nothing),
+    _row("kraft.controller.altered_reassignments", f"{_RCM} alterPartitionReassignments @3.x..", "3.0.0", None, "Successfully",
+         r"Successfully altered \d+ out of \d+ partition reassignment\(s\)\.$", _nothing),
+    # Requests and their results: the TOPIC_RECORD / PARTITION_RECORD / REMOVE_TOPIC_RECORD
+    # they produced are the events.
+    _row("kraft.controller.create_topics_result", f"{_RCM} createTopics @3.x..", "3.0.0", None, "CreateTopics",
+         r"CreateTopics result\(s\): .*$", _nothing),
+    _row("kraft.controller.delete_topics_result", f"{_RCM} deleteTopics @3.x..", "3.0.0", None, "DeleteTopics",
+         r"DeleteTopics result\(s\): .*$", _nothing),
+    # Broker liveness decisions whose records (BROKER_REGISTRATION_CHANGE_RECORD fenced/unfenced,
+    # inControlledShutdown) are in the dump.
+    _row("kraft.controller.fencing_broker_epoch", f"{_RCM} maybeFenceOneStaleBroker @3.7.0.. (the broker epoch added; "
+         "release not pinned)", "3.7.0", None, "Fencing",
+         r"Fencing broker \d+ at epoch \d+ because its session has timed out\.$", _nothing),
+    _row("kraft.controller.enter_controlled_shutdown", f"{_RCM} enterControlledShutdown @3.x.. (keyword keyed `[%d]`)",
+         "3.0.0", None, "enterControlledShutdown[%d]:",
+         r"enterControlledShutdown\[\d+\]: changing \d+ partition\(s\)$", _nothing),
+    _row("kraft.controller.unfence_granted", f"{_HEARTBEAT} calculateNextBrokerState @3.0.0..", "3.0.0", None, "The",
+         r"The request from broker \d+ to unfence has been granted because it has caught up with the offset of its "
+         r"register broker record \d+\.$", _nothing),
+    _row("kraft.controller.shutdown_granted", f"{_HEARTBEAT} calculateNextBrokerState @3.0.0..", "3.0.0", None, "The",
+         r"The request from broker \d+ to shut down has been granted since the lowest active offset \d+ is now greater "
+         r"than the broker's controlled shutdown offset \d+\.$", _nothing),
+    _row("kraft.controller.new_incarnation", f"{_CCM} registerBroker @3.7.0.. (4.3.1 real)", "3.7.0", None, "No",
+         r"No previous registration found for broker \d+\. New incarnation ID is \S+\.  Generated \d+ record\(s\) to "
+         r"clean up previous incarnations\. New broker epoch is \d+\.$", _nothing),
+    _row("kraft.controller.re_incarnation", f"{_CCM} registerBroker @3.7.0.. (4.3.1 real)", "3.7.0", None, "Registering",
+         r"Registering a new incarnation of broker \d+\. Previous incarnation ID was \S+; new incarnation ID is \S+\. "
+         r"Generated \d+ record\(s\) to clean up previous incarnations\. Broker epoch will become \d+\.$", _nothing),
+    # Controller lifecycle and housekeeping.
+    _row("kraft.controller.created", f"{_QC} constructor @3.x..", "3.0.0", None, "Creating",
+         r"Creating new QuorumController with clusterId \S+$", _nothing),
+    _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.7.0.. (WARN)", "3.7.0", None, "Performing",
+         r"Performing controller activation\.(?: The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) "
+         r"in metadata transaction at metadata\.version \S+ from bootstrap source '.*'\.)?$", _nothing),
+    _row("kraft.controller.periodic_registering", f"{_PERIODIC} registerTask @3.7.0..", "3.7.0", None, "Registering",
+         r"Registering periodic task \w+ to run every \d+ ms$", _nothing),
+    _row("kraft.controller.periodic_activated", f"{_PERIODIC} activate @3.7.0..", "3.7.0", None, "Activated",
+         r"Activated periodic tasks: .*$", _nothing),
+    _row("kraft.controller.periodic_deactivated", f"{_PERIODIC} deactivate @3.7.0..", "3.7.0", None, "Deactivated",
+         r"Deactivated periodic tasks: .*$", _nothing),
+    _row("kraft.controller.slow_event", f"{_PERF} @3.7.0.. (ERROR)", "3.7.0", None, "Exceptionally",
+         r"Exceptionally slow controller event \S+ took \d+ ms\.$", _nothing),
+    _row("kraft.controller.performance", f"{_PERF} @3.7.0..", "3.7.0", None, "In",
+         r"In the last \d+ ms period, \d+ controller events were completed, which took an average of [\d.]+ ms each\. "
+         r"The slowest event was \S+, which took [\d.]+ ms\.$", _nothing),
+)
+
+# EventHandlerExceptionInfo.failureMessage (3.7.0..): "<operation>: event failed with ...". The
+# first word is the operation, so each operation is a row of its own (a failed operation
+# changes nothing: its records, if any, were never committed). Operations met in real captures
+# and the periodic tasks every active controller registers; another operation's line is
+# quarantined until it is added here.
+_FAILED_OPERATIONS = ("writeNoOpRecord", "maybeFenceStaleBroker", "electUnclean", "electPreferred", "expireDelegationTokens",
+                      "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition")
+EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
+    _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.7.0..", "3.7.0", None,
+         f"{op}:", rf"{op}: event failed with (?:\w+|NotLeaderException \(treated as NotControllerException\) at epoch \d+)"
+         r" in \d+ microseconds\.(?: Renouncing leadership and reverting to the last committed offset \d+\.)?"
+         r"(?: Exception message: .*)?$", _nothing)
+    for op in _FAILED_OPERATIONS)
+
+# KRaft brokers' state-change.log: ReplicaManager.applyDelta (3.0.0..) applying a metadata
+# image to the local replicas. The decisions are the PARTITION_RECORD / PARTITION_CHANGE_RECORD
+# of the dump; these lines say the broker followed them.
+_RM_DELTA = "ReplicaManager.scala applyDelta @3.0.0.."
+BROKER_PATTERNS: tuple[MessagePattern, ...] = (
+    _row("kraft.broker.transitioning", _RM_DELTA, "3.0.0", None, "Transitioning",
+         r"Transitioning \d+ partition\(s\) to local (?:leaders|followers)\.$", _nothing),
+    _row("kraft.broker.creating_partition", _RM_DELTA, "3.0.0", None, "Creating",
+         r"Creating new partition \S+-\d+ with topic id \S+\.$", _nothing),
+    _row("kraft.broker.missing_partition", _RM_DELTA + " (ERROR)", "3.0.0", None, "Expected",
+         r"Expected partition \S+-\d+ with topic id \S+ to exist, but it was missing\. Creating\.\.\.$", _nothing),
+    _row("kraft.broker.deleting", _RM_DELTA, "3.0.0", None, "Deleting",
+         r"Deleting \d+ partition\(s\)\.$", _nothing),
+    _row("kraft.broker.stopped_fetchers", _RM_DELTA, "3.0.0", None, "Stopped",
+         r"Stopped fetchers as part of become-follower for \d+ partitions$", _nothing),
+    _row("kraft.broker.started_fetchers", _RM_DELTA, "3.0.0", None, "Started",
+         r"Started fetchers as part of become-follower for \d+ partitions$", _nothing),
+)
+
+PATTERNS: tuple[MessagePattern, ...] = (DUMP_PATTERNS + CONTROLLER_PATTERNS + REPLAY_COPY_PATTERNS + EVENT_FAILED_PATTERNS
+                                        + BROKER_PATTERNS)

@@ -35,6 +35,10 @@ _BROKER_IN_PATH = re.compile(r"(?:broker|kafka|node|server|controller)[-_]?(\d+)
 # counted as recognised-and-ignored instead of quarantined (server.log is mostly others).
 AUDITED_LOGGERS = ("state.change.logger", "kafka.controller", "org.apache.kafka.controller", "kafka.cluster.Partition",
                    "kafka.server.ZookeeperLeaderElector", "kafka.zk.KafkaZkClient", "org.apache.kafka.metadata")
+# Inside those: loggers that carry nothing the audit reads. The metadata publishers hand the
+# broker's and controller's components a new metadata image (FeaturesPublisher: "Loaded new
+# metadata FinalizedFeatures[...]"); the records behind it are read from the dump.
+NOT_AUDITED_LOGGERS = ("org.apache.kafka.metadata.publisher.",)
 AUDITED_SHORT_LOGGERS = ("PartitionStateMachine", "ReplicaStateMachine", "KafkaController", "ControllerChannelManager",
                          "ReplicaManager", "Partition", "OfflinePartitionLeaderSelector", "ControlledShutdownLeaderSelector",
                          "ReassignedPartitionLeaderSelector", "PreferredReplicaPartitionLeaderSelector", "TopicDeletionManager",
@@ -62,7 +66,9 @@ def broker_from_text(text: str | None) -> int | None:
 def audited(logger: str | None) -> bool:
     if logger is None:
         return True
-    return logger.startswith(AUDITED_LOGGERS) or logger in AUDITED_SHORT_LOGGERS or logger.endswith(".StateChangeLogger")
+    if logger.startswith(AUDITED_LOGGERS):
+        return not logger.startswith(NOT_AUDITED_LOGGERS)
+    return logger in AUDITED_SHORT_LOGGERS or logger.endswith(".StateChangeLogger")
 
 
 class Out(NamedTuple):

@@ -42,3 +42,19 @@ def test_every_row_names_its_source_and_releases():
         assert p.source  # (an empty keyword: kafka-dump-log lines that begin with a space)
         first = parse_version(p.first)
         assert p.last is None or parse_version(p.last) >= first, p.name
+
+
+def test_an_id_in_brackets_ending_the_first_word_is_keyed_as_a_number():
+    # KRaft "enterControlledShutdown[3]: changing 5 partition(s)": one row for every broker id
+    assert keyword_of("enterControlledShutdown[3]: changing 5 partition(s)") == "entercontrolledshutdown[%d]:"
+    assert keyword_of("[RequestSendThread controllerId=1] Starting") == "[requestsendthread"
+    assert keyword_of("[t,0] x") == "[t,0]"
+
+
+def test_metadata_publishers_are_not_audited():
+    from ingest.lines import audited
+
+    assert not audited("org.apache.kafka.metadata.publisher.FeaturesPublisher")
+    assert audited("org.apache.kafka.metadata.PartitionRegistration")
+    assert audited("org.apache.kafka.controller.QuorumController")
+    assert audited("kafka.controller.RequestSendThread")

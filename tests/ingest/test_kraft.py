@@ -409,6 +409,88 @@ CONTROLLER_LINES = [
     ("3.9.0", "[QuorumController id=101] Triggering unclean leader election for offline partition orders-0.", []),
     ("3.9.0", "[QuorumController id=101] Cannot trigger unclean leader election for offline partition orders-0: the controller "
      "is not active.", []),
+    # 4.3.1 real (tests/kafka_cluster capture): copies of records the dump holds, and housekeeping
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed BrokerRegistrationChangeRecord modifying the registration for broker 1: "
+     "BrokerRegistrationChangeRecord(brokerId=1, brokerEpoch=11, fenced=-1, inControlledShutdown=0, logDirs=[], "
+     "cordonedLogDirs=null)", []),
+    ("3.6.x (real)", "[QuorumController id=0] Replayed BrokerRegistrationChangeRecord modifying the registration for broker 0: "
+     "BrokerRegistrationChangeRecord(brokerId=0, brokerEpoch=5, fenced=-1, inControlledShutdown=0)", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed RegisterControllerRecord containing ControllerRegistration(id=1, "
+     "incarnationId=jmP66AyxTxe21pJmXAao9g, zkMigrationReady=false, listeners=[Endpoint(listenerName='CONTROLLER', "
+     "securityProtocol=PLAINTEXT, host='127.0.0.1', port=44051)], supportedFeatures={eligible.leader.replicas.version: 0-1, "
+     "group.version: 0-1, kraft.version: 0-1, metadata.version: 7-30}).", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed RegisterControllerRecord containing ControllerRegistration(id=2, "
+     "incarnationId=47-b9PKjT-uxgsCX_3ThSQ, zkMigrationReady=false, listeners=[], supportedFeatures={kraft.version: 0-1}). "
+     "Previous incarnation was udi7bNa8RumIDDghximgmA", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Ignoring no-op registration change for BrokerRegistration(id=3, epoch=16, "
+     "incarnationId=U4Dx4uLUQMCVftPYcyxhaw, listeners=[], supportedFeatures={}, rack=Optional.empty, fenced=false, "
+     "inControlledShutdown=false, isMigratingZkBroker=false, directories=[])", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed ConfigRecord for ConfigResource(type=BROKER, name='') which set "
+     "configuration min.insync.replicas to 1", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed ConfigRecord for ConfigResource(type=BROKER, name='1') which set "
+     "configuration leader.replication.throttled.rate to [hidden]", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed ConfigRecord for ConfigResource(type=TOPIC, name='unclean') which set "
+     "configuration unclean.leader.election.enable to true", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed a FeatureLevelRecord setting metadata.version to 4.3-IV0", []),
+    ("3.6.x (real)", "[QuorumController id=0] Replayed a FeatureLevelRecord setting metadata version to 3.6-IV2", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed a FeatureLevelRecord setting feature group.version to 1", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed BeginTransactionRecord(name='Bootstrap records') at offset 1.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replayed EndTransactionRecord() at offset 9.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Replaying ProducerIdsRecord ProducerIdsRecord(brokerId=2, brokerEpoch=10, "
+     "nextProducerId=1000)", []),
+    ("4.3.1 (real)", f"[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0, "
+     f"topicId={TID}, isr=null, leader=-2, replicas=[3, 1, 2], removingReplicas=[2], addingReplicas=[3], "
+     "leaderRecoveryState=-1, directories=[], eligibleLeaderReplicas=null, lastKnownElr=null) for topic moves. (isr: [1, 2] -> "
+     "[1, 2], replicaSet: [1, 2] -> [3, 1, 2], partitionEpoch: 3, leaderEpoch: 0)", []),
+    ("4.3.1 (real)", "[QuorumController id=1] AlterPartition request from node 2 for moves-1 completed the ongoing partition "
+     "reassignment and triggered a leadership change isr: [2, 3] -> [1, 3], replicaSet: [1, 3, 2] -> [1, 3], partitionEpoch: "
+     "5 -> 6, leaderEpoch: 2 -> 3. Returning NEW_LEADER_ELECTED.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Successfully altered 2 out of 2 partition reassignment(s).", []),
+    ("4.3.1 (real)", "[QuorumController id=2] CreateTopics result(s): CreatableTopic(name='events', numPartitions=3, "
+     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
+    ("4.3.1 (real)", f"[QuorumController id=1] DeleteTopics result(s): {{id: {TID}, name: doomed, result: SUCCESS}}", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Fencing broker 2 at epoch 10 because its session has timed out.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] enterControlledShutdown[3]: changing 5 partition(s)", []),
+    ("4.3.1 (real)", "[QuorumController id=1] The request from broker 2 to unfence has been granted because it has caught up "
+     "with the offset of its register broker record 114.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] The request from broker 3 to shut down has been granted since the lowest active "
+     "offset 140 is now greater than the broker's controlled shutdown offset 139.", []),
+    ("4.3.1 (real)", "[QuorumController id=2] No previous registration found for broker 1. New incarnation ID is "
+     "7Q7N-zvmSHWATC4n4JCSSA.  Generated 0 record(s) to clean up previous incarnations. New broker epoch is 11.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Registering a new incarnation of broker 2. Previous incarnation ID was "
+     "PSUKijawRI2ZKDxcS2zzwA; new incarnation ID is DHrVIpm-RiCgYQDMMlzOuA. Generated 0 record(s) to clean up previous "
+     "incarnations. Broker epoch will become 114.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Creating new QuorumController with clusterId JDQl23BNSii3B6vZDHFUzA", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Performing controller activation.", []),
+    ("4.3.1 (real)", "[QuorumController id=2] Performing controller activation. The metadata log appears to be empty. Appending "
+     "6 bootstrap record(s) in metadata transaction at metadata.version 4.3-IV0 from bootstrap source 'the binary bootstrap "
+     "metadata file: /tmp/kafka/broker-2/data/bootstrap.checkpoint'.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Registering periodic task writeNoOpRecord to run every 500 ms", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Activated periodic tasks: electUnclean, expireDelegationTokens, "
+     "generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Deactivated periodic tasks: electUnclean, expireDelegationTokens, "
+     "generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Exceptionally slow controller event writeNoOpRecord took 3505 ms.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] In the last 60000 ms period, 877 controller events were completed, which took an "
+     "average of 8.50 ms each. The slowest event was writeNoOpRecord(544850159), which took 195.53 ms.", []),
+    ("4.3.1 (real)", "[QuorumController id=1] writeNoOpRecord: event failed with NotLeaderException (treated as "
+     "NotControllerException) at epoch 2 in 260 microseconds. Renouncing leadership and reverting to the last committed "
+     "offset 291. Exception message: Append failed because the replica is not the current leader", []),
+] + [
+    # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
+    ("4.3.1 (real)", f"[QuorumController id=2] {op}: event failed with NotControllerException in 371 microseconds. "
+     "Exception message: The active controller appears to be node 1.", [])
+    for op in kraft._FAILED_OPERATIONS
+] + [
+    # KRaft brokers' state-change.log (ReplicaManager.applyDelta)
+    ("4.3.1 (real)", "[Broker id=1] Transitioning 1 partition(s) to local leaders.", []),
+    ("4.3.1 (real)", "[Broker id=1] Transitioning 2 partition(s) to local followers.", []),
+    ("4.3.1 (real)", "[Broker id=1] Creating new partition events-0 with topic id WwbgmwTwTy-4ha8A25zg8Q.", []),
+    ("4.3.1 (real)", "[Broker id=1] Expected partition moves-1 with topic id Ib1XXwk8RXy2n8p9tbbUMA to exist, but it was "
+     "missing. Creating...", []),
+    ("4.3.1 (real)", "[Broker id=1] Deleting 1 partition(s).", []),
+    ("4.3.1 (real)", "[Broker id=1] Stopped fetchers as part of become-follower for 2 partitions", []),
+    ("4.3.1 (real)", "[Broker id=1] Started fetchers as part of become-follower for 2 partitions", []),
 ]
 
 
@@ -426,6 +508,9 @@ CONTROLLER_NEAR_MISSES = [
     ("3.7.0", "[QuorumController id=101] Becoming the active controller"),
     ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean"),
     ("3.4.1", "[Controller 100] Created topic orders with topic ID"),
+    ("4.3.1", "[QuorumController id=1] enterControlledShutdown[x]: changing 5 partition(s)"),
+    ("4.3.1", "[QuorumController id=1] someOtherOperation: event failed with NotControllerException in 3 microseconds."),
+    ("4.3.1", "[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0"),
 ]
 
 
@@ -435,6 +520,13 @@ def test_controller_near_miss_is_not_understood(version, message):
 
 
 # ------------------------------------------------------------------ the rows themselves
+
+def test_every_controller_row_has_a_line():
+    rows = {p.name for p in kraft.CONTROLLER_PATTERNS + kraft.REPLAY_COPY_PATTERNS + kraft.EVENT_FAILED_PATTERNS
+            + kraft.BROKER_PATTERNS}
+    matched = {controller(m)[0].name for _, m, _ in CONTROLLER_LINES}
+    assert rows <= matched, sorted(rows - matched)
+
 
 def test_rows_are_well_formed():
     from schemas.events import EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
