@@ -173,6 +173,16 @@ def _leader_and_isr_sent(m: re.Match, ctx: LineContext) -> list:
 
 
 
+def _isr_removal(m: re.Match, ctx: LineContext) -> list:
+    """removeReplicasFromIsr's write: the new leader/ISR, and the replica it removed."""
+    v = parse_leader_and_isr(m["value"])
+    controller = _controller(ctx)
+    if "controller_epoch" not in controller and "controller_epoch" in v:
+        controller["controller_epoch"] = v["controller_epoch"]
+    return [{"event_type": "LeaderAndIsr", **_partition(m["tp"]), **_decision(v), "replica": int(m["replica"]),
+             **controller}]
+
+
 def _leader_and_isr_received(keep_replicas: bool):
     """A broker's copy of what a controller sent (LeaderAndIsr request or UpdateMetadata).
     `keep_replicas` is False where Kafka printed the replicas from a Set (0.8-0.11): not
@@ -314,14 +324,13 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.replica.failed", f"{_RSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "initiated",
        rf"initiated state change of replica (?P<replica>\d+) for partition {_TP_NEW} from {_RFROM} to {_RTO} failed$",
        _failed),
-    # Not a row, so quarantined: ZkReplicaStateMachine's "Partition t-0 state changed to
-    # (Leader:..,ISR:..) after removing replica N from the ISR as part of transition to
-    # OfflineReplica" (INFO, 1.1..3.9), the controller's ISR removal. It belongs to the
-    # replay's pending OfflineReplica step of replica N, but the core's LeaderAndIsr handler
-    # claims the first pending ISR-removal step whatever replica it names (replay._claim_write):
-    # in the 3.9.2 INFO capture a topic deletion removed replicas 1, 2, 3 of AR [2, 3, 1] and,
-    # as a LeaderAndIsr event, the first write was matched to replica 2 (a false
-    # UNEXPECTED_LEADER). Reading it right needs the core to claim by replica.
+    # The controller's ISR removal when a replica goes offline (ZkReplicaStateMachine,
+    # removeReplicasFromIsr): the one INFO line that records it. The event names the replica,
+    # so the replay ties it to that replica's OfflineReplica step (a topic deletion removes
+    # several replicas in turn, not in AR order).
+    _p("sc.replica.isr_removal", f"{_RSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "Partition",
+       rf"Partition {_TP_NEW} state changed to {_WRAPPER} after removing replica (?P<replica>\d+) from the ISR as "
+       rf"part of transition to OfflineReplica$", _isr_removal),
 
     # ---- controller -> broker requests ----
     _p("sc.send.leaderandisr.0_8", f"{_CCM} @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2", "sending",

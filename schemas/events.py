@@ -84,7 +84,8 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
     EventTypeDoc("ReplicaStateChange", "decision", "partition", ("replica", "to_state"),
                  "The controller logged a replica state change."),
     EventTypeDoc("LeaderAndIsr", "decision", "partition", ("leader", "leader_epoch", "isr"),
-                 "A leader/ISR value a controller wrote or sent (LeaderAndIsr request, UpdateMetadata, znode), or a broker applied."),
+                 "A leader/ISR value a controller wrote or sent (LeaderAndIsr request, UpdateMetadata, znode), or a broker applied; "
+                 "`replica`, when set, is the replica this write removed from the ISR (it claims that replica's OfflineReplica step)."),
     EventTypeDoc("LeaderAndIsrReceived", "decision", "partition", ("leader", "leader_epoch"),
                  "A broker's record of a leader/ISR the controller sent it (broker-side state-change lines: 'Received LeaderAndIsr request', "
                  "'Cached leader info', 'Leader t-0 starts at leader epoch'). Applied as the controller's decision only when it is newer than "

@@ -372,11 +372,15 @@ class PartitionReplay:
         step = pending[i]
         before = pending[:i]
         del pending[:i + 1]  # in place: steps queued while applying `before` go after the rest
-        for s in before:
+        self._apply_inferred(before)
+        return step
+
+    def _apply_inferred(self, steps: list[Step]) -> None:
+        """Apply steps no record claimed (they happened, unlogged)."""
+        for s in steps:
             if s.conditional and s.op == OP_PARTITION and self.state not in _ELECTABLE:
                 continue  # _step_partition's first test, inlined: a no-op
             STEP_APPLIERS[s.op](self, s, None)  # self._apply_step(s, None)
-        return step
 
     def _claim_partition(self, target: PartitionState) -> Step | None:
         """The first pending partition step to `target`."""
@@ -402,6 +406,22 @@ class PartitionReplay:
             # Partition steps never match; skipped conditional ones change nothing here.
             if step.op == OP_REPLICA and step.replica == replica and step.target is target:
                 return self._take(i)
+        return None
+
+    def _claim_isr_removal(self, replica: int) -> Step | None:
+        """The pending OfflineReplica step of `replica`, for a write that names it. The steps
+        one input queued for several replicas are one batch that Kafka runs in its own order
+        (a set's), so those before it stay pending; earlier inputs' steps are applied first."""
+        pending = self.pending
+        for i, step in enumerate(pending):
+            if step.op == OP_REPLICA and step.replica == replica and step.target is R.OfflineReplica:
+                cause = step.cause
+                peers = [s for s in pending[:i] if s.cause is cause]
+                before = [s for s in pending[:i] if s.cause is not cause]
+                del pending[:i + 1]
+                pending[:0] = peers
+                self._apply_inferred(before)
+                return step
         return None
 
     def _claim_write(self, leader_required: bool) -> Step | None:
@@ -783,9 +803,14 @@ class PartitionReplay:
             else:
                 self._note_recorded(record)
             return
-        # An election step is claimed only by a value with a leader: a leaderless value is
-        # the ISR removal that follows a failed election.
-        step = self._claim_write(leader >= 0)
+        # A value that names the replica it removed from the ISR (ZK: "after removing replica N
+        # from the ISR as part of transition to OfflineReplica") claims that replica's step.
+        # Otherwise an election step is claimed only by a value with a leader: a leaderless
+        # value is the ISR removal that follows a failed election.
+        removed = record.replica
+        step = None if removed is None else self._claim_isr_removal(removed)
+        if step is None:
+            step = self._claim_write(leader >= 0)
         if step is None:
             self._flush(record)  # it comes after everything still pending
             kind = self._guess_kind(record, self.leader)

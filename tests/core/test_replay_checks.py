@@ -516,3 +516,34 @@ def test_unclean_logged_after_drain_is_not_attached_to_another_violation():
     not_subset = [v for v in later if v.rule == "ISR_NOT_SUBSET_OF_REPLICAS"]
     assert len(not_subset) == 1
     assert not_subset[0].evidence == (prov(events[-2]),)
+
+
+# ------------------------------------------------------------------ ISR removal naming its replica
+
+def _deletion_removals(name_the_replica: bool) -> Result:
+    """Topic deletion of AR [2,3,1]: the controller takes the replicas offline in its own
+    order (1, then 2), each ISR removal logged with the replica it removed (ZK 1.1+ INFO)."""
+    named = (lambda r: {"replica": r}) if name_the_replica else (lambda r: {})
+    return replay("3.x",
+                  e("ControllerFailover", brokers=[1, 2, 3], **C1),
+                  e("TopicCreation", replicas=[2, 3, 1]),
+                  e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                    leader_epoch=0, isr=[2, 3, 1], **C1),
+                  e("TopicDeletion"),
+                  e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **named(1), **C1),
+                  e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], **named(2), **C1))
+
+
+def test_isr_removal_claims_the_step_of_the_replica_it_names():
+    r = _deletion_removals(name_the_replica=True)
+    clean(r)
+    recorded = [(row.leader, row.isr, row.leader_epoch) for row in r.rows if row.seq in (5, 6)]
+    assert recorded == [(2, (2, 3), 1), (-1, (3,), 2)]
+    offline = [(row.replica, row.replica_state) for row in r.replica_rows if row.seq in (5, 6)]
+    assert offline == [(1, "OfflineReplica"), (2, "OfflineReplica")]
+
+
+def test_isr_removal_without_its_replica_is_matched_in_step_order():
+    # What the replica field is for: unnamed, the first removal is taken for replica 2's step.
+    r = _deletion_removals(name_the_replica=False)
+    assert [v.rule for v in r.violations] == ["UNEXPECTED_LEADER"]

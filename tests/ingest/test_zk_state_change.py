@@ -574,6 +574,16 @@ FIXTURES = [
     Fixture("3.9.2", "sc.broker.stop_replica.received",  # real: a partition being deleted (leader epoch -2)
             "[Broker id=1] Received StopReplica request StopReplicaPartitionState(partitionIndex=0, leaderEpoch=-2, "
             "deletePartition=false) correlation id 41 from controller 2 epoch 2 for partition doomed-0", []),
+    Fixture("3.9.2", "sc.replica.isr_removal",  # real (INFO capture)
+            "[Controller id=2 epoch=2] Partition events-2 state changed to (Leader:2,ISR:2,3,LeaderRecoveryState:"
+            "RECOVERED,LeaderEpoch:1,ZkVersion:1,ControllerEpoch:2) after removing replica 1 from the ISR as part of "
+            "transition to OfflineReplica",
+            [lai("events", 2, leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, leader_recovery_state="RECOVERED",
+                 replica=1, **ctl(2, 2))], level="INFO"),
+    Fixture("2.4.1", "sc.replica.isr_removal",  # ReplicaStateMachine.scala @2.4.1: the leader itself went offline
+            "[Controller id=1 epoch=3] Partition orders-0 state changed to (Leader:-1,ISR:2,LeaderEpoch:4,"
+            "ControllerEpoch:3) after removing replica 1 from the ISR as part of transition to OfflineReplica",
+            [lai("orders", 0, leader=-1, leader_epoch=4, isr=[2], replica=1, **ctl(1, 3))], level="INFO"),
     Fixture("3.9.2", "sc.broker.recovered",  # real (ZK captures)
             "[Broker id=3] The topic partition unclean-0 was marked as RECOVERING. Marking the topic partition as "
             "RECOVERED.", [], level="INFO"),
@@ -648,11 +658,9 @@ def test_rows_are_well_formed():
     "correlationId 7 to broker 1 for partition [orders,0]",
     "[Broker id=2] Cached leader info PartitionState(garbage) for partition orders-0 in response to UpdateMetadata "
     "request sent by controller 1 epoch 2 with correlation id 8",
-    # 3.9.2 real, quarantined on purpose: the replay cannot yet tie this ISR removal to the replica
-    # it names (see the comment where its row would be, in ingest/zk_state_change.py)
-    "[Controller id=2 epoch=2] Partition events-2 state changed to (Leader:2,ISR:2,3,LeaderRecoveryState:RECOVERED,"
-    "LeaderEpoch:1,ZkVersion:1,ControllerEpoch:2) after removing replica 1 from the ISR as part of transition to "
-    "OfflineReplica",
+    # the ISR removal names the state it moves to: no other state is written there
+    "[Controller id=2 epoch=2] Partition events-2 state changed to (Leader:2,ISR:2,3,LeaderEpoch:1,"
+    "ControllerEpoch:2) after removing replica 1 from the ISR as part of transition to OnlineReplica",
     # formats no Kafka release writes (spec §5: AI-generated "examples")
     "Changed state of partition orders-0 from OnlinePartition to OfflinePartition",
     "Partition orders-0 marked offline because no live replica is in the ISR",
