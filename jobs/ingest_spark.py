@@ -82,6 +82,12 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         width = len(names)
         n_event = len(event_names)
         i_cluster, i_file = event_names.index("cluster"), event_names.index("source_file")
+        # A valid canonical event's EXTRA columns: kind event, one line, canonical; file, block
+        # and local line are set per row.
+        canonical_tail = [None] * (width - n_event)
+        for name, value in (("kind", "event"), ("n_lines", 1), ("canonical", True)):
+            canonical_tail[names.index(name) - n_event] = value
+        i_file_x, i_block, i_local = names.index("file"), names.index("block"), names.index("local_line")
 
         def emit(values: dict) -> None:   # the rare rows (pieces, canonical events, JSON errors)
             rows.append([values.get(n) for n in names])
@@ -137,16 +143,18 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 if record.get("cluster") is None:
                     record["cluster"] = default_cluster or clusters.get(file)
                 reason = invalid_reason(record)
-            row = {}
-            if reason is None:
-                row.update({n: record.get(n) for n in event_names})
-                row.update(kind="event", canonical=True)
-            else:
-                cluster = record.get("cluster") if isinstance(record, dict) else None
-                row.update(kind="quarantine", q_reason=reason, q_raw=raw,
-                           cluster=cluster if isinstance(cluster, str) else clusters.get(file, fallback))
-            row.update(file=file, block=block, local_line=local, n_lines=1)
-            emit(row)
+            if reason is None:   # the usual case, built positionally: event fields, then EXTRA
+                row = [record.get(n) for n in event_names]
+                row += canonical_tail
+                row[i_local] = local
+                row[i_block] = block
+                row[i_file_x] = file
+                rows.append(row)
+                return True
+            cluster = record.get("cluster") if isinstance(record, dict) else None
+            emit({"kind": "quarantine", "q_reason": reason, "q_raw": raw,
+                  "cluster": cluster if isinstance(cluster, str) else clusters.get(file, fallback),
+                  "file": file, "block": block, "local_line": local, "n_lines": 1})
             return True
 
         for batch in batches:
