@@ -89,7 +89,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             canonical_tail[names.index(name) - n_event] = value
         i_file_x, i_block, i_local = names.index("file"), names.index("block"), names.index("local_line")
 
-        def emit(values: dict) -> None:   # the rare rows (pieces, canonical events, JSON errors)
+        def emit(values: dict) -> None:   # the rare rows (pieces, quarantined JSON lines)
             rows.append([values.get(n) for n in names])
 
         state = {"key": None, "parser": None, "local": 0, "nonblank": 0}

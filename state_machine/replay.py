@@ -409,9 +409,12 @@ class PartitionReplay:
         return None
 
     def _claim_isr_removal(self, replica: int) -> Step | None:
-        """The pending OfflineReplica step of `replica`, for a write that names it. The steps
-        one input queued for several replicas are one batch that Kafka runs in its own order
-        (a set's), so those before it stay pending; earlier inputs' steps are applied first."""
+        """The pending OfflineReplica step of `replica`, for a write that names it. Earlier
+        inputs' steps before it are applied first; this input's stay pending. Kafka runs an
+        input's replica steps state by state, each state's replicas in a set's order (not
+        replica by replica in AR order, as queued here), and a topic deletion still removes
+        replicas from the ISR znode after the partition's Offline -> NonExistent steps, which
+        here forget its leader and ISR (the 3.9.2 INFO capture's deletion of doomed-0)."""
         pending = self.pending
         for i, step in enumerate(pending):
             if step.op == OP_REPLICA and step.replica == replica and step.target is R.OfflineReplica:
