@@ -811,6 +811,11 @@ class PartitionReplay:
         # Otherwise an election step is claimed only by a value with a leader: a leaderless
         # value is the ISR removal that follows a failed election.
         removed = record.replica
+        if removed is not None and self.deleting and self.state is P.NonExistentPartition:
+            # A topic deletion's ISR removal, written to the znode after the partition left the
+            # controller's memory (Offline -> NonExistent, logged at TRACE before it): there is
+            # no leader or ISR left here to check it against.
+            return
         step = None if removed is None else self._claim_isr_removal(removed)
         if step is None:
             step = self._claim_write(leader >= 0)

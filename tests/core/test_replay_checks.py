@@ -547,3 +547,19 @@ def test_isr_removal_without_its_replica_is_matched_in_step_order():
     # What the replica field is for: unnamed, the first removal is taken for replica 2's step.
     r = _deletion_removals(name_the_replica=False)
     assert [v.rule for v in r.violations] == ["UNEXPECTED_LEADER"]
+
+
+def test_isr_removals_of_a_deletion_after_its_logged_partition_removal_are_clean():
+    # TRACE: the controller logs Online -> Offline -> NonExistent for the partition, then the ISR
+    # removals it still writes to the znode (Kafka 3.9.2, a fresh capture's doomed-0).
+    r = replay("3.x",
+               e("ControllerFailover", brokers=[1, 2, 3], **C1),
+               e("TopicCreation", replicas=[2, 1, 3]),
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                 leader_epoch=0, isr=[2, 1, 3], **C1),
+               e("TopicDeletion"),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="NonExistentPartition", **C1),
+               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], replica=1, **C1),
+               e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], replica=2, **C1))
+    clean(r)
