@@ -151,7 +151,7 @@ def route(events: DataFrame) -> DataFrame:
     adds r_topic / r_partition, the partition that receives the event."""
     is_broker = F.col("event_type").isin(*sorted(E.BROKER_LEVEL))
     is_cluster = F.col("event_type").isin(*sorted(E.CLUSTER_LEVEL)) | (
-        (F.col("event_type") == E.CONFIG_CHANGE) & F.col("topic").isNull())
+        F.col("event_type").isin(*sorted(E.CONFIG_EVENTS)) & F.col("topic").isNull())
     own = events.where(F.col("partition").isNotNull() & F.col("topic").isNotNull())
     keys = own.select("cluster", "topic", "partition").distinct()
     # Brokers a partition ever names as (possible) replicas (state_machine.cluster.brokers_named).
@@ -257,11 +257,12 @@ def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int):
 def replay_all(routed: DataFrame, eras: dict[str, str], default_era: str, partitions: int,
                drain_every: int = 10_000) -> DataFrame:
     """Replay every partition in a grouped map. The repartition + sort puts each group's
-    events in seq order, and the grouping reuses that layout (no second shuffle)."""
-    keyed = (routed.withColumn("topic", F.col("r_topic")).withColumn("partition", F.col("r_partition"))
-             .drop("r_topic", "r_partition"))
-    ordered = keyed.repartition(partitions, *KEY).sortWithinPartitions(*KEY, "seq")
-    return ordered.groupBy(*KEY).applyInArrow(_replay_groups(eras, default_era, drain_every), output_schema())
+    events in seq order, and the grouping reuses that layout (no second shuffle). Groups
+    are keyed by the receiving partition (r_topic, r_partition); each event keeps its own
+    topic and partition, as in the local replay (a broker-wide default stays broker-wide)."""
+    key = ("cluster", "r_topic", "r_partition")
+    ordered = routed.repartition(partitions, *key).sortWithinPartitions(*key, "seq")
+    return ordered.groupBy(*key).applyInArrow(_replay_groups(eras, default_era, drain_every), output_schema())
 
 
 def split_outputs(out: DataFrame) -> dict[str, DataFrame]:

@@ -112,3 +112,37 @@ def test_failed_quality_gate_writes_nothing(spark, tmp_path):
         run(spark, AuditConfig(inputs=[str(inputs)], warehouse=str(warehouse)))
     assert "replicas" in str(err.value)
     assert not warehouse.exists() or not any(warehouse.iterdir())
+
+
+def test_a_broker_wide_default_reaches_each_partition_as_broker_wide(spark, tmp_path):
+    """Cluster-wide events are delivered to every partition unchanged: a later broker-wide
+    `unclean.leader.election.enable=false` does not override the topic's own `true`, so the
+    unclean election is `info`, as in the local replay."""
+    from state_machine.cluster import replay_cluster
+    from state_machine.eras import resolve_era
+    from state_machine.events import event_from_mapping
+
+    c1 = {"controller_id": 1, "controller_epoch": 1}
+    unclean = {"config_name": "unclean.leader.election.enable"}
+    specs = [
+        {"event_type": "ControllerFailover", "brokers": [1, 2, 3], **c1},
+        {"event_type": "TopicCreation", "topic": "t", "partition": 0, "replicas": [1, 2, 3]},
+        {"event_type": "PartitionStateChange", "topic": "t", "partition": 0, "from_state": "NewPartition",
+         "to_state": "OnlinePartition", "leader": 1, "leader_epoch": 0, "isr": [1, 2, 3], **c1},
+        {"event_type": "ConfigChange", "topic": "t", **unclean, "config_value": "true"},
+        {"event_type": "ConfigChange", **unclean, "config_value": "false"},   # the broker-wide default
+        {"event_type": "IsrChange", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 0, "isr": [1]},
+        {"event_type": "BrokerFailure", "brokers": [1]},
+        {"event_type": "PartitionStateChange", "topic": "t", "partition": 0, "from_state": "OfflinePartition",
+         "to_state": "OnlinePartition", "leader": 2, "leader_epoch": 1, "isr": [2], **c1},
+    ]
+    events = [{"cluster": "c", "seq": seq, "event_time_ms": 1_000 * seq, **s} for seq, s in enumerate(specs, 1)]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "h.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    warehouse = str(tmp_path / "wh")
+    run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=warehouse, kafka_versions=["2.4"]))
+    got = table(spark, warehouse, "violations").select("topic", "partition", "rule", "severity", "seq")
+    local = replay_cluster("c", [event_from_mapping(e) for e in events], resolve_era("2.4"))
+    want = [("t", 0, v.rule, v.severity, v.seq) for v in local[("t", 0)].violations]
+    assert want == [("t", 0, "UNCLEAN_LEADER_ELECTION", "info", 8)]
+    assert_df_equality(got, spark.createDataFrame(want, got.schema), ignore_nullable=True)
