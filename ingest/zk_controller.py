@@ -186,6 +186,38 @@ def _isr_change(m: re.Match, ctx: LineContext) -> list:
                    zk_version=int(v) if v is not None else None, recording_broker=p.broker)]
 
 
+# `unclean.leader.election.enable` inside a printed config: `k -> v, ` (a Scala Map, 2.8 and
+# before), `k=v, ` (a Java Map, 3.0+), `\tk = v` (AbstractConfig.logAll, one key per line).
+_UNCLEAN_VALUE = re.compile(r"(?:^|[\s,])unclean\.leader\.election\.enable(?: -> |=| = )(?P<v>\w+)")
+
+
+def _config_observed(topic: str | None, partition: int | None, text: str, absent_means_default: bool) -> list:
+    found = _UNCLEAN_VALUE.search(text)
+    if found is None and not absent_means_default:
+        return []
+    return [_event("ConfigObserved", topic=topic, partition=partition, config_name=UNCLEAN,
+                   config_value=found["v"] if found else None)]
+
+
+def _log_created_all(m: re.Match, ctx: LineContext) -> list:
+    """2.8 and before print every property of the new log, the broker's defaults included:
+    the value in effect for the topic on that broker."""
+    topic, partition = parse_partition(m["tp"])
+    return _config_observed(topic, partition, m["props"], absent_means_default=False)
+
+
+def _log_created_overrides(m: re.Match, ctx: LineContext) -> list:
+    """3.0+ print the topic's overrides only: no key = no topic override, the broker-wide
+    default applies."""
+    topic, partition = parse_partition(m["tp"])
+    return _config_observed(topic, partition, m["props"], absent_means_default=True)
+
+
+def _kafka_config(m: re.Match, ctx: LineContext) -> list:
+    """The broker's static config at startup: the broker-wide default."""
+    return _config_observed(None, None, m["values"], absent_means_default=False)
+
+
 def _version(m: re.Match, ctx: LineContext) -> list:
     return [{"fact": "kafka_version", "version": m["v"]}]
 
@@ -562,6 +594,19 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"No checkpointed highwatermark is found for partition \S+-\d+$"),
     _row("srv.log.loaded", "Partition.scala createLog @2.4..@4.x (Replica.scala, another logger, before)", "2.4.0", None,
          "log", r"Log loaded for partition \S+-\d+ with initial high watermark -?\d+$"),
+
+    # Config in effect (server.log, kafka.log.LogManager / kafka.server.KafkaConfig): whether unclean
+    # elections were allowed, which decides how serious one is. The log's properties are printed when
+    # a replica's log is created; the broker's config when it starts.
+    _row("srv.log.created.all", "LogManager.scala createLog/getOrCreateLog @0.11..@2.8 (every property, `{k -> v, ...}.`; "
+         "first release not pinned)", "0.11.0.0", "2.8.2", "created",
+         rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>.* -> .*)\}}\.$", _log_created_all),
+    _row("srv.log.created", "LogManager.scala getOrCreateLog @3.0..@4.x (overrides only, `{k=v, ...}`: apache/kafka#10828)",
+         "3.0.0", None, "created", rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>[^{{}}]*)\}}$",
+         _log_created_overrides),
+    _row("srv.kafka_config", "AbstractConfig.java logAll @0.9..@4.x (one record: `KafkaConfig values: ` and a `\tk = v` "
+         "continuation line per key; first release not pinned)", "0.9.0.0", None, "kafkaconfig",
+         r"KafkaConfig values: ?(?P<values>[\s\S]*)$", _kafka_config),
 
     # server.log: release banner, broker id ------------------------------------------------------
     _row("srv.version.old", "AppInfoParser.java AppInfo @0.8.2..@2.1", "0.8.2.0", "2.1.1", "kafka",

@@ -37,8 +37,8 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("zk_version", "int", True, "zkVersion of the leader/ISR znode (partitionEpoch from 3.3 and in KRaft)."),
     Field("leader_recovery_state", "string", True, "RECOVERED or RECOVERING (3.2+ and KRaft)."),
     Field("election_type", "string", True, "PREFERRED or UNCLEAN for an election request; a hint of the election kind on a decision."),
-    Field("config_name", "string", True, "Config key of a ConfigChange (e.g. unclean.leader.election.enable)."),
-    Field("config_value", "string", True, "Config value of a ConfigChange; null = override removed."),
+    Field("config_name", "string", True, "Config key of a ConfigChange or ConfigObserved (e.g. unclean.leader.election.enable)."),
+    Field("config_value", "string", True, "Config value of a ConfigChange or ConfigObserved; null = no topic override (removed, or none in effect)."),
     Field("detail", "string", True, "Free text kept from the record (e.g. the exception of a rejected state change)."),
 )
 
@@ -47,7 +47,7 @@ EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)
 
 class EventTypeDoc(NamedTuple):
     name: str
-    kind: str        # "input" | "decision" | "kraft"
+    kind: str        # "input" | "observation" | "decision" | "kraft"
     scope: str       # "partition" | "topic" | "broker" | "cluster"
     fields: tuple[str, ...]
     doc: str
@@ -78,6 +78,12 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "(leader_epoch, where the record has it, is checked against the replay's)."),
     EventTypeDoc("ConfigChange", "input", "topic", ("config_name",),
                  "A config change; topic null = broker-wide default. The replay reads unclean.leader.election.enable."),
+    # Observations: what a broker reported in effect; nothing changed, the controller did not react
+    EventTypeDoc("ConfigObserved", "observation", "topic", ("config_name",),
+                 "A config value a broker reported in effect: its startup 'KafkaConfig values:' dump (topic null = broker-wide "
+                 "default), or 'Created log for partition ... with properties {...}' (the topic's config; from 3.0 only its overrides, "
+                 "so an absent key is config_value null). The replay learns unclean.leader.election.enable; unlike a ConfigChange it "
+                 "starts no election."),
     # Recorded decisions
     EventTypeDoc("PartitionStateChange", "decision", "partition", ("to_state",),
                  "The controller logged a partition state change; leader/leader_epoch/isr set where the line carries the LeaderAndIsr."),
@@ -104,6 +110,8 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
 )
 
 EVENT_TYPE_NAMES: frozenset[str] = frozenset(t.name for t in EVENT_TYPES)
+# Topic-scoped types whose topic may be null: then they concern the whole cluster (a broker-wide default).
+CLUSTER_WIDE_WITHOUT_TOPIC: frozenset[str] = frozenset({"ConfigChange", "ConfigObserved"})
 EVENT_TYPE_BY_NAME = {t.name: t for t in EVENT_TYPES}
 
 

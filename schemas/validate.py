@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from schemas.events import EVENT_FIELDS, EVENT_TYPE_BY_NAME
+from schemas.events import CLUSTER_WIDE_WITHOUT_TOPIC, EVENT_FIELDS, EVENT_TYPE_BY_NAME
 
 _TYPES = {f.name: f.type for f in EVENT_FIELDS}
 _REQUIRED = tuple(f.name for f in EVENT_FIELDS if not f.nullable)
@@ -55,6 +55,6 @@ def invalid_reason(record: Mapping[str, Any]) -> str | None:
         return f"{doc.name} needs field(s) {missing}"
     if doc.scope == "partition" and (record.get("topic") is None or record.get("partition") is None):
         return f"{doc.name} needs topic and partition"
-    if doc.scope == "topic" and record.get("topic") is None and doc.name != "ConfigChange":
+    if doc.scope == "topic" and record.get("topic") is None and doc.name not in CLUSTER_WIDE_WITHOUT_TOPIC:
         return f"{doc.name} needs a topic"
     return None

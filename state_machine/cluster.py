@@ -19,7 +19,7 @@ from state_machine.replay import PartitionReplay, ReplayResult, handlers_for
 
 PartitionKey = tuple[str, int]
 
-TOPIC_LEVEL = frozenset({E.TOPIC_DELETION, E.REMOVE_TOPIC_RECORD, E.CONFIG_CHANGE})
+TOPIC_LEVEL = frozenset({E.TOPIC_DELETION, E.REMOVE_TOPIC_RECORD}) | E.CONFIG_EVENTS
 
 
 def brokers_named(event: Event) -> set[int]:
@@ -40,7 +40,7 @@ def scope(event: Event) -> str:
     t = event.event_type
     if t in E.BROKER_LEVEL:
         return "broker"
-    if t in E.CLUSTER_LEVEL or (t == E.CONFIG_CHANGE and event.topic is None):
+    if t in E.CLUSTER_LEVEL or (t in E.CONFIG_EVENTS and event.topic is None):
         return "cluster"
     if event.partition is None:
         return "topic"
@@ -106,7 +106,7 @@ def deliveries(event: Event, routing: Routing) -> Iterator[PartitionKey]:
 
 
 # Event types whose recipients do not follow from topic and partition (see `scope`).
-_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | {E.CONFIG_CHANGE}
+_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | E.CONFIG_EVENTS
 _ROUTING_FIELDS = attrgetter("event_type", "topic", "partition")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any, Iterable, Mapping
 
-from schemas.events import EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
+from schemas.events import CLUSTER_WIDE_WITHOUT_TOPIC, EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
 
 Event = namedtuple("Event", EVENT_FIELD_NAMES, defaults=(None,) * len(EVENT_FIELD_NAMES))
 
@@ -21,6 +21,7 @@ REPLICA_LEADER_ELECTION = "ReplicaLeaderElection"
 TOPIC_DELETION = "TopicDeletion"
 ISR_CHANGE = "IsrChange"
 CONFIG_CHANGE = "ConfigChange"
+CONFIG_OBSERVED = "ConfigObserved"
 PARTITION_STATE_CHANGE = "PartitionStateChange"
 REPLICA_STATE_CHANGE = "ReplicaStateChange"
 LEADER_AND_ISR = "LeaderAndIsr"
@@ -33,6 +34,7 @@ REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
 
 BROKER_LEVEL = frozenset({BROKER_STARTUP, BROKER_FAILURE, CONTROLLED_SHUTDOWN})
 CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER})
+CONFIG_EVENTS = CLUSTER_WIDE_WITHOUT_TOPIC   # ConfigChange, ConfigObserved: topic null = every partition
 
 _names = {v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)}
 assert _names <= EVENT_TYPE_NAMES, _names - EVENT_TYPE_NAMES

@@ -916,17 +916,28 @@ class PartitionReplay:
             return
         self.unclean_logged.append(record)
 
-    def on_config_change(self, event: Event) -> None:
+    def on_config_observed(self, event: Event) -> bool | None:
+        """A value in effect (a broker's config dump, a log's creation properties): learnt,
+        nothing else; the new unclean.leader.election.enable setting (None: not that key,
+        or no topic override)."""
         if event.config_name != UNCLEAN_CONFIG:
-            return
+            return None
         value = None if event.config_value is None else event.config_value.strip().lower() == "true"
         if event.topic is None:
             self.unclean_cluster = value
         else:
             self.unclean_topic = value
-        if value and not self.kraft and self.era.admin_unclean_election:
+        return value
+
+    def on_config_change(self, event: Event) -> None:
+        enabled = (event.config_name == UNCLEAN_CONFIG and event.config_value is not None
+                   and event.config_value.strip().lower() == "true")
+        rerun = enabled and not self.kraft and self.era.admin_unclean_election
+        if rerun:
+            self._flush(event)   # the earlier inputs' elections ran with the value before this change
+        self.on_config_observed(event)
+        if rerun:
             # 2.4+ re-runs the offline elections when unclean election is enabled.
-            self._flush(event)
             if self.state in (P.NewPartition, P.OfflinePartition):
                 self.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
 
@@ -1265,6 +1276,7 @@ ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.O
 ZK_HANDLERS.update({
     E.ISR_CHANGE: PartitionReplay.on_isr_change,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
+    E.CONFIG_OBSERVED: PartitionReplay.on_config_observed,
     E.PARTITION_STATE_CHANGE: PartitionReplay.on_partition_state_change,
     E.REPLICA_STATE_CHANGE: PartitionReplay.on_replica_state_change,
     E.LEADER_AND_ISR: PartitionReplay.on_leader_and_isr,
@@ -1279,6 +1291,7 @@ KRAFT_HANDLERS = {
     E.CONTROLLED_SHUTDOWN: PartitionReplay.on_kraft_broker,
     E.CONTROLLER_FAILOVER: PartitionReplay.on_kraft_controller,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
+    E.CONFIG_OBSERVED: PartitionReplay.on_config_observed,
     E.PARTITION_RECORD: PartitionReplay.on_partition_record,
     E.PARTITION_CHANGE_RECORD: PartitionReplay.on_partition_change_record,
     E.REMOVE_TOPIC_RECORD: PartitionReplay.on_remove_topic,

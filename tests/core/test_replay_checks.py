@@ -174,11 +174,11 @@ def test_illegal_replica_transition_rejected_by_the_controller():
 
 # ------------------------------------------------------------------ UNCLEAN_LEADER_ELECTION
 
-def unclean_history(config_value=None, config_topic="t", logged=None):
+def unclean_history(config_value=None, config_topic="t", logged=None, config_type="ConfigChange"):
     """ISR shrinks to [1]; broker 1 dies; the controller records leader 2 (not in ISR)."""
     specs = [BASE[0]]
     if config_value is not None:
-        specs.append(e("ConfigChange", topic=config_topic, config_name=UNCLEAN, config_value=config_value))
+        specs.append(e(config_type, topic=config_topic, config_name=UNCLEAN, config_value=config_value))
     specs += [*BASE[1:], e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("BrokerFailure", brokers=[1])]
     if logged == "before":
         specs.append(e("UncleanElectionLogged", leader=2, **C1))
@@ -217,12 +217,34 @@ def test_unclean_leader_election_severity(era, config, severity):
     ("false", "true", "info"),      # the topic override wins
     ("true", "false", "error"),
 ])
-def test_unclean_cluster_default_and_topic_override(cluster_value, topic_value, severity):
-    specs = unclean_history(cluster_value, config_topic=None)
+@pytest.mark.parametrize("config_type", ["ConfigChange", "ConfigObserved"])
+def test_unclean_cluster_default_and_topic_override(cluster_value, topic_value, severity, config_type):
+    specs = unclean_history(cluster_value, config_topic=None, config_type=config_type)
     if topic_value is not None:
-        specs.insert(2, e("ConfigChange", topic="t", config_name=UNCLEAN, config_value=topic_value))
+        specs.insert(2, e(config_type, topic="t", config_name=UNCLEAN, config_value=topic_value))
     r = replay("2.4", *specs)
     the_one(r, "UNCLEAN_LEADER_ELECTION", severity, r.events[-1], _by_type(r, "IsrChange")[0])
+
+
+def test_a_log_created_without_the_override_leaves_the_broker_wide_default():
+    """3.0+ `Created log ... with properties {}`: the topic has no override (config_value null)."""
+    specs = unclean_history("false", config_topic=None, config_type="ConfigObserved")
+    specs.insert(2, e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="true"))
+    specs.insert(3, e("ConfigObserved", topic="t", config_name=UNCLEAN, config_value=None))
+    r = replay("2.4", *specs)
+    the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], _by_type(r, "IsrChange")[0])
+
+
+@pytest.mark.parametrize("config_type, election_started", [("ConfigChange", True), ("ConfigObserved", False)])
+def test_only_a_config_change_to_true_starts_the_2_4_offline_election(config_type, election_started):
+    """2.4+ re-runs the offline partitions' elections when unclean elections are enabled; a
+    broker reporting the value it runs with changed nothing and starts none."""
+    rp = PartitionReplay("c", "t", 0, ERAS["2.4"])
+    for event in build([*BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("BrokerFailure", brokers=[1]),
+                        e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+                        e(config_type, config_name=UNCLEAN, config_value="true")]):
+        rp.feed(event)
+    assert any(s.cause.event_type == config_type for s in rp.pending) is election_started
 
 
 @pytest.mark.parametrize("logged", ["before", "after"])

@@ -118,6 +118,7 @@ CASES = [
 ]
 
 ISR = "IsrChange"
+OBSERVED, UNCLEAN = "ConfigObserved", "unclean.leader.election.enable"
 SERVER_CASES = [
     ("0.10.1.1", "Partition [t,0] on broker 1: Shrinking ISR for partition [t,0] from 1,2,3 to 1,2",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
@@ -147,6 +148,27 @@ SERVER_CASES = [
     ("0.10.2.1", "Kafka version : 0.10.2.1", [{"fact": "kafka_version", "version": "0.10.2.1"}]),
     ("2.1.1 real", "Kafka version : 2.1.1-cp3", [{"fact": "kafka_version", "version": "2.1.1-cp3"}]),
     ("3.3.2 real", "Kafka version: 7.3.5-ccs", [{"fact": "kafka_version", "version": "7.3.5-ccs"}]),
+    # Config in effect: a new log's properties (all of them to 2.8, the topic's overrides from 3.0), the
+    # broker's startup config (one record; its continuation lines arrive tab-joined).
+    ("0.11.0.3", "Created log for partition [fizz,0] in /tmp/kafka-logs with properties {compression.type -> producer, "
+                 "unclean.leader.election.enable -> false, min.insync.replicas -> 1}.",
+     [{"event_type": OBSERVED, "topic": "fizz", "partition": 0, "config_name": UNCLEAN, "config_value": "false"}]),
+    ("2.4.1", "Created log for partition t.a-3 in /var/lib/kafka/data/t.a-3 with properties {cleanup.policy -> [delete, "
+              "compact], unclean.leader.election.enable -> true, retention.ms -> 604800000}.",
+     [{"event_type": OBSERVED, "topic": "t.a", "partition": 3, "config_name": UNCLEAN, "config_value": "true"}]),
+    ("3.9.2 real", "Created log for partition unclean-0 in /tmp/kafka-zk-3.9-info-hrvl4my7/broker-1/data/unclean-0 with "
+                   "properties {unclean.leader.election.enable=true}",
+     [{"event_type": OBSERVED, "topic": "unclean", "partition": 0, "config_name": UNCLEAN, "config_value": "true"}]),
+    ("3.9.2 real", "Created log for partition events-1 in /tmp/kafka-zk-3.9-info-hrvl4my7/broker-1/data/events-1 with "
+                   "properties {}",
+     [{"event_type": OBSERVED, "topic": "events", "partition": 1, "config_name": UNCLEAN}]),
+    ("3.6.1", "Created log for partition t-0 in /data/t-0 with properties {min.insync.replicas=2, retention.ms=1000}",
+     [{"event_type": OBSERVED, "topic": "t", "partition": 0, "config_name": UNCLEAN}]),
+    ("3.9.2 real", "KafkaConfig values: \tadvertised.listeners = PLAINTEXT://127.0.0.1:58385\ttransactional.id.expiration.ms = "
+                   "604800000\tunclean.leader.election.enable = false\tunclean.leader.election.interval.ms = 300000",
+     [{"event_type": OBSERVED, "config_name": UNCLEAN, "config_value": "false"}]),
+    ("2.4.1", "KafkaConfig values: \tunclean.leader.election.enable = true\tzookeeper.connect = zk:2181",
+     [{"event_type": OBSERVED, "config_name": UNCLEAN, "config_value": "true"}]),
 ]
 
 
@@ -289,6 +311,9 @@ QUIET_SERVER = [
     ("3.9.2 real", "[Partition events-1 broker=1] No checkpointed highwatermark is found for partition events-1"),
     ("3.9.2 real", "[Partition events-1 broker=1] Log loaded for partition events-1 with initial high watermark 0"),
     ("4.3.1 real", "[Partition events-0 broker=1] Log loaded for partition events-0 with initial high watermark 0"),
+    # 2.8 and before print every property; without the key (a hand-trimmed line) nothing is learnt.
+    ("2.4.1", "Created log for partition t-0 in /data/t-0 with properties {compression.type -> producer, segment.ms -> 1000}."),
+    ("2.4.1", "KafkaConfig values: \tadvertised.listeners = PLAINTEXT://127.0.0.1:9092\tzookeeper.connect = zk:2181"),
 ]
 
 
@@ -331,6 +356,8 @@ GARBAGE = [
     "[Controller id=2] ISR for partition doomed-0 updated to LeaderAndIsr(leader=3, leaderEpoch=2",
     "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=",
     "[Partition events-1 broker=1] Log loaded for partition events with initial high watermark 0",
+    "Created log for partition t-0 in /data/t-0 with properties {unclean.leader.election.enable=true",
+    "Created log for partition t in /data/t-0 with properties {}",
     "",
     "[",
 ]
