@@ -11,7 +11,9 @@ from chispa import assert_df_equality
 
 from spark_cluster import standalone_cluster
 
-pytestmark = [pytest.mark.spark, pytest.mark.slow, pytest.mark.timeout(300)]
+# A hang guard, not a speed target: the cluster run and the local run share the 2 cores, and late in
+# the full suite the local run alone took over 300 s (243 s for the whole test when run by itself).
+pytestmark = [pytest.mark.spark, pytest.mark.slow, pytest.mark.timeout(900)]
 
 REPO = Path(__file__).resolve().parents[2]
 N_ROWS = 10_000
