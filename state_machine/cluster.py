@@ -19,8 +19,6 @@ from state_machine.replay import PartitionReplay, ReplayResult, handlers_for
 
 PartitionKey = tuple[str, int]
 
-TOPIC_LEVEL = frozenset({E.TOPIC_DELETION, E.REMOVE_TOPIC_RECORD}) | E.CONFIG_EVENTS
-
 
 def brokers_named(event: Event) -> set[int]:
     """The broker ids a partition-level event shows as (possible) replicas."""

@@ -83,6 +83,11 @@ class Step(NamedTuple):
     assignment: tuple[int, ...] = ()  # NewPartition steps: the AR loaded from ZooKeeper
 
 
+def _unclean_value(event: Event) -> bool | None:
+    """The unclean.leader.election.enable setting a config event carries (None: no override)."""
+    return None if event.config_value is None else event.config_value.strip().lower() == "true"
+
+
 class DeferredSelection(NamedTuple):
     """The selector's outcome for a recorded election, computed only if a check needs it
     (`_check_selector`: the leader changed; most recorded elections need none). The
@@ -916,23 +921,20 @@ class PartitionReplay:
             return
         self.unclean_logged.append(record)
 
-    def on_config_observed(self, event: Event) -> bool | None:
+    def on_config_observed(self, event: Event) -> None:
         """A value in effect (a broker's config dump, a log's creation properties): learnt,
-        nothing else; the new unclean.leader.election.enable setting (None: not that key,
-        or no topic override)."""
+        nothing else."""
         if event.config_name != UNCLEAN_CONFIG:
-            return None
-        value = None if event.config_value is None else event.config_value.strip().lower() == "true"
+            return
+        value = _unclean_value(event)
         if event.topic is None:
             self.unclean_cluster = value
         else:
             self.unclean_topic = value
-        return value
 
     def on_config_change(self, event: Event) -> None:
-        enabled = (event.config_name == UNCLEAN_CONFIG and event.config_value is not None
-                   and event.config_value.strip().lower() == "true")
-        rerun = enabled and not self.kraft and self.era.admin_unclean_election
+        rerun = (event.config_name == UNCLEAN_CONFIG and _unclean_value(event) is True
+                 and not self.kraft and self.era.admin_unclean_election)
         if rerun:
             self._flush(event)   # the earlier inputs' elections ran with the value before this change
         self.on_config_observed(event)
