@@ -235,6 +235,14 @@ class RecordAssembler:
                             "truncated record: its lines never complete a log4j line")
         return Record(o.first, len(o.raws), tag, o.head, o.head.message, "\n".join(o.cont), "\n".join(o.raws))
 
+    def finish(self, tag: str | None) -> Iterator[Record | Unparsed]:
+        """What a new head of stream `tag` does first: end that stream's open record."""
+        if tag in self._open:
+            yield self._finish(tag)
+
+    def others_open(self, tag: str | None) -> bool:
+        return any(t != tag for t in self._open)
+
     def close(self) -> Iterator[Record | Unparsed]:
         for tag in list(self._open):
             yield self._finish(tag)

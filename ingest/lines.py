@@ -19,6 +19,7 @@ from ingest.catalog import AdaptiveIndex, LineContext, MessagePattern, match_ada
 from ingest.envelope import Clock, Record, RecordAssembler, Unparsed
 from ingest.prefix import strip_prefix
 from schemas.events import EVENT_TYPE_BY_NAME
+from schemas.validate import out_of_range
 
 FILE_KINDS = ("controller", "state-change", "server", "kraft-dump", "unknown")
 FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
@@ -106,6 +107,22 @@ class FileParser:
         for item in self.assembler.feed(line_no, raw):
             yield from self._record(item)
 
+    def begin_fast_run(self) -> list[Out] | None:
+        """Before complete one-line records that were read elsewhere (ingest.fast) take
+        their place in this file: what their first (untagged) head would end here, the
+        open untagged record. None if another stream still has a record open (the run is
+        then fed line by line instead, so that every record keeps its place)."""
+        if self.assembler.others_open(None):
+            return None
+        return [o for item in self.assembler.finish(None) for o in self._record(item)]
+
+    def end_fast_run(self, order_ts: int, order_epoch: int) -> None:
+        """The running clock and controller epoch after such a run."""
+        if self.order_ts is None or order_ts > self.order_ts:
+            self.order_ts = order_ts
+        if self.order_epoch is None or order_epoch > self.order_epoch:
+            self.order_epoch = order_epoch
+
     def close(self) -> Iterator[Out]:
         for item in self.assembler.close():
             yield from self._record(item)
@@ -126,7 +143,8 @@ class FileParser:
             if ts_ms is not None and (self.order_ts is None or ts_ms > self.order_ts):
                 self.order_ts = ts_ms
         prefix, body = strip_prefix(item.message)
-        if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch):
+        if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch) \
+                and prefix.controller_epoch < 2**31:   # an epoch no int can hold is garbage, not an order
             self.order_epoch = prefix.controller_epoch
         # A record without an envelope is a kafka-dump-log line, whatever the file is called.
         ctx = LineContext(head.level if head else None, head.logger if head else None, prefix, item.continuation,
@@ -183,7 +201,7 @@ class FileParser:
         if doc.scope == "partition" and ((data.get("topic") is None and data.get("topic_id") is None)
                                          or data.get("partition") is None):
             return f"{doc.name} needs topic and partition"
-        return None
+        return out_of_range(data)
 
     def _row(self, kind: str, item: Record, n: int, pattern: MessagePattern, data: dict | None) -> Out:
         return Out(kind, item.line, n, item.tag, self.order_ts, self.order_epoch, pattern.name, pattern.first,

@@ -32,6 +32,8 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("q_raw", T.StringType()), ("canonical", T.BooleanType()),
 )
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
+# The order of log events across files, after cluster and recording broker (see ingest/lines.py).
+ORDER_COLUMNS = ("order_ts", "order_epoch", "file_rank", "file", "line", "sub")
 
 
 def loose_arrays(dt: T.DataType) -> T.DataType:
@@ -66,8 +68,11 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
                     F.col("_metadata.file_block_start").alias("block")))
 
 
-def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str):
-    """The mapInArrow function: split rows -> parse rows (see parsed_schema)."""
+def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
+    """The mapInArrow function: split rows -> parse rows (see parsed_schema). `use_fast`: let
+    ingest.fast read the lines it can (the output is the same; tests compare the two)."""
+    from ingest.envelope import Clock
+    from ingest.fast import FastParser, next_starts_record
     from ingest.lines import FILE_KIND_RANK, FileParser
     from schemas.validate import invalid_reason
 
@@ -93,6 +98,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             rows.append([values.get(n) for n in names])
 
         state = {"key": None, "parser": None, "local": 0, "nonblank": 0}
+        fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
+        fast_rows = fast_row_builder(arrow_schema)
 
         def log_rows(outs, file, block, cluster, rank):
             # The hot path: one row per parser output, built positionally (event fields, then EXTRA).
@@ -157,36 +164,130 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                   "file": file, "block": block, "local_line": local, "n_lines": 1})
             return True
 
+        def enter(file, block):
+            if (file, block) != state["key"]:
+                close_piece()
+                state.update(key=(file, block), parser=None, local=0, nonblank=0)
+
+        def log_parser(file):
+            parser = state["parser"]
+            if parser is None:
+                parser = state["parser"] = FileParser(file, zone, cluster=clusters.get(file, fallback))
+            return parser
+
+        def one_line(file, block, raw):
+            enter(file, block)
+            state["local"] += 1
+            if raw is None or not raw.strip():
+                return
+            state["nonblank"] += 1
+            local = state["local"]
+            if fmt != "logs" and raw[0] == "{" and canonical(raw, file, block, local):
+                return
+            if fmt == "events":
+                emit({"kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
+                      "file": file, "block": block, "local_line": local, "n_lines": 1,
+                      "cluster": clusters.get(file, fallback)})
+                return
+            parser = log_parser(file)
+            log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
+
+        def fast_run(file, block, lines: pa.Table) -> pa.RecordBatch | None:
+            """Complete one-line records read by ingest.fast, in the file's order; None if
+            the file's parser cannot hand over to them here (then they go line by line)."""
+            enter(file, block)
+            parser = log_parser(file)
+            before = parser.begin_fast_run()
+            if before is None:
+                return None
+            cluster = clusters.get(file, fallback)
+            log_rows(before, file, block, cluster, FILE_KIND_RANK[parser.kind])
+            batch = fast_rows(lines, file, block, cluster, FILE_KIND_RANK[parser.kind], state["local"], parser)
+            state["local"] += len(lines)
+            state["nonblank"] += len(lines)
+            return batch
+
         for batch in batches:
             files = batch.column("file").to_pylist()
             blocks = batch.column("block").to_pylist()
             raws = batch.column("raw").to_pylist()
-            for file, block, raw in zip(files, blocks, raws):
-                if (file, block) != state["key"]:
-                    close_piece()
-                    state.update(key=(file, block), parser=None, local=0, nonblank=0)
-                state["local"] += 1
-                if raw is None or not raw.strip():
-                    continue
-                state["nonblank"] += 1
-                local = state["local"]
-                if fmt != "logs" and raw[0] == "{" and canonical(raw, file, block, local):
-                    continue
-                if fmt == "events":
-                    emit({"kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
-                          "file": file, "block": block, "local_line": local, "n_lines": 1,
-                          "cluster": clusters.get(file, fallback)})
-                    continue
-                parser = state["parser"]
-                if parser is None:
-                    parser = state["parser"] = FileParser(file, zone, cluster=clusters.get(file, fallback))
-                log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
+            fast, fast_out = fast_parser.parse(batch.column("raw")) if fast_parser else None, []
+            if fast is None:
+                for file, block, raw in zip(files, blocks, raws):
+                    one_line(file, block, raw)
+            else:
+                # A fast line keeps that path only if the line after it, in the same piece,
+                # begins a new record (nothing can be glued to it).
+                n = len(raws)
+                rank = [-1] * (n + 1)
+                for r, i in enumerate(fast.column("idx").to_pylist()):
+                    rank[i] = r
+                starts = next_starts_record(batch.column("raw"))
+                for i in range(n - 1):
+                    if rank[i] >= 0 and not (starts[i + 1] and files[i + 1] == files[i] and blocks[i + 1] == blocks[i]):
+                        rank[i] = -1
+                rank[n - 1] = -1   # its next line is in the next batch
+                i = 0
+                while i < n:
+                    if rank[i] < 0:
+                        one_line(files[i], blocks[i], raws[i])
+                        i += 1
+                        continue
+                    j = i
+                    while rank[j] >= 0:
+                        j += 1
+                    out = fast_run(files[i], blocks[i], fast.slice(rank[i], j - i))
+                    if out is None:
+                        for k in range(i, j):
+                            one_line(files[k], blocks[k], raws[k])
+                    else:
+                        fast_out.append(out)
+                    i = j
             yield _batch(rows, width, arrow_schema)
             rows.clear()
+            yield from fast_out
         close_piece()
         yield _batch(rows, width, arrow_schema)
 
     return parse
+
+
+def fast_row_builder(arrow_schema: pa.Schema):
+    """(ingest.fast lines of one run, file, block, cluster, file rank, local line before the
+    run, the file's parser) -> parse rows, as the line-by-line path writes them (log_rows)."""
+    import pyarrow.compute as pc
+
+    def build(lines: pa.Table, file: str, block: int, cluster: str, rank: int, local_before: int, parser) -> pa.RecordBatch:
+        k = len(lines)
+        # The running clock and controller epoch of the file, as FileParser keeps them.
+        order_ts = pc.cumulative_max(lines.column("event_time_ms"))
+        order_epoch = pc.cumulative_max(lines.column("controller_epoch"))
+        if parser.order_ts is not None:
+            order_ts = pc.max_element_wise(order_ts, pa.scalar(parser.order_ts, pa.int64()))
+        if parser.order_epoch is not None:
+            order_epoch = pc.max_element_wise(order_epoch, pa.scalar(parser.order_epoch, pa.int32()))
+        parser.end_fast_run(order_ts[-1].as_py(), order_epoch[-1].as_py())
+        local = pa.array(range(local_before + 1, local_before + k + 1), pa.int64())
+        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "source_file": pa.repeat(pa.scalar(file), k),
+                 "source_line": local, "kind": pa.repeat(pa.scalar("event"), k), "file": pa.repeat(pa.scalar(file), k),
+                 "block": pa.repeat(pa.scalar(block, pa.int64()), k), "local_line": local,
+                 "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
+                 "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),
+                 "canonical": pa.repeat(pa.scalar(False), k)}
+        columns = []
+        for f in arrow_schema:
+            if f.name in given:
+                column = given[f.name]
+            elif f.name in lines.column_names:
+                column = lines.column(f.name)
+            else:
+                column = pa.nulls(k, f.type)
+            if isinstance(column, pa.ChunkedArray):
+                column = column.combine_chunks()
+            columns.append(column.cast(f.type))
+        return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
+
+    return build
 
 
 def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
@@ -278,10 +379,11 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     deduped = from_log.dropDuplicates(["cluster", "source_offset", "event_type"])
     logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped).unionByName(
         _raft_failovers(facts), allowMissingColumns=True)
-    logged = logged.persist()
+    # Only what the events and their order need goes through the sort (not the parse's other columns).
+    logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), F.asc_nulls_first("order_ts"), F.asc_nulls_first("order_epoch"),
-                             "file_rank", F.asc_nulls_first("recording_broker"), "file", "line", "sub")
+                             "file_rank", F.asc_nulls_first("recording_broker"), *ORDER_COLUMNS[3:])
     logged_events = ordered.withColumn("seq", F.monotonically_increasing_id())
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     all_events = canonical.select(cast).unionByName(logged_events.select(cast))

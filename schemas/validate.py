@@ -14,15 +14,43 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# type name -> check of a non-null value (types without a check accept anything)
+def _is_int32(value: Any) -> bool:
+    return _is_int(value) and -2**31 <= value < 2**31
+
+
+def _is_int64(value: Any) -> bool:
+    return _is_int(value) and -2**63 <= value < 2**63
+
+
+# type name -> check of a non-null value (types without a check accept anything). The
+# integer types are Spark's (int is 32 bits): a larger number cannot be stored, so the
+# record is quarantined rather than failing the batch it is in.
 _CHECKS = {
     "string": lambda value: isinstance(value, str),
-    "int": _is_int,
-    "long": _is_int,
+    "int": _is_int32,
+    "long": _is_int64,
     "boolean": lambda value: isinstance(value, bool),
-    "array<int>": lambda value: isinstance(value, list) and all(_is_int(v) for v in value),
+    "array<int>": lambda value: isinstance(value, list) and all(_is_int32(v) for v in value),
 }
 _FIELD_CHECKS = {name: _CHECKS.get(type_name) for name, type_name in _TYPES.items()}
+_INT_FIELDS = tuple((name, _CHECKS[t]) for name, t in _TYPES.items() if t in ("int", "long", "array<int>"))
+
+
+def _wrong_type(name: str, value: Any) -> str:
+    kind = _TYPES[name]
+    if _is_int(value) or (isinstance(value, list) and value and all(_is_int(v) for v in value)):
+        return f"field {name!r} is out of the range of {kind}: {value}"
+    return f"field {name!r} should be {kind}, got {type(value).__name__}"
+
+
+def out_of_range(record: Mapping[str, Any]) -> str | None:
+    """The first integer field whose value Spark's type cannot hold (parsed log values:
+    their types are the catalogue's business, their size is the input's)."""
+    for name, check in _INT_FIELDS:
+        value = record.get(name)
+        if value is not None and not check(value):
+            return _wrong_type(name, value)
+    return None
 
 
 def invalid_reason(record: Mapping[str, Any]) -> str | None:
@@ -46,7 +74,7 @@ def invalid_reason(record: Mapping[str, Any]) -> str | None:
         if record.get(name) is None:
             return f"missing required field {name!r}"
     if wrong is not None:
-        return f"field {wrong!r} should be {_TYPES[wrong]}, got {type(record[wrong]).__name__}"
+        return _wrong_type(wrong, record[wrong])
     doc = EVENT_TYPE_BY_NAME.get(record["event_type"])
     if doc is None:
         return f"unknown event type {record['event_type']!r}"

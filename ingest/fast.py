@@ -1,0 +1,159 @@
+"""The columnar fast path: the few line shapes that make up nearly all of a TRACE
+state-change.log (1.1-3.9, stock log4j layout), read a whole Arrow batch at a time with
+RE2 (pyarrow.compute) instead of line by line in Python.
+
+It is an accelerator, never a second parser: every `FastRow` names the catalogue row
+(ingest/zk_state_change.py) whose output it reproduces, field for field, and its regex is
+deliberately narrower than that row's (ASCII ids of at most 9 digits, canonical list
+spacing, the `state.change.logger` logger, TRACE/DEBUG/INFO). A line it does not match
+takes the ordinary path (ingest/lines.py). tests/ingest/test_fast.py holds the two paths
+equal on fixtures of every row and on mutated lines.
+
+Only a complete one-line record may take this path: a head is glued to the lines that
+follow it (stack traces), so the caller (jobs/ingest_spark.py) also needs the next line to
+begin a new record; see `next_starts_record`."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ingest.catalog import all_patterns
+from ingest.envelope import Clock
+from schemas.events import EVENT_FIELDS
+
+
+class FastRow(NamedTuple):
+    pattern: str      # the catalogue row this reproduces (its name, first and last release are read from it)
+    event_type: str
+    body: str         # RE2, after the `[Controller id=N epoch=E] ` prefix; groups are named after event fields
+
+
+_ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
+_SIGNED = r"-?\d{1,9}"
+_TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
+_PARTITION_STATE = r"NonExistentPartition|NewPartition|OnlinePartition|OfflinePartition"
+_REPLICA_STATE = (r"NewReplica|OnlineReplica|OfflineReplica|ReplicaDeletionStarted|ReplicaDeletionSuccessful"
+                  r"|ReplicaDeletionIneligible|NonExistentReplica")
+_COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
+_SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
+
+# The record envelope and logIdent every fast line shares (stock layout `[%d] %p %m (%c)`).
+HEAD = (r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3})\] (?:TRACE|DEBUG|INFO) "
+        rf"\[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] ")
+TAIL = r" \(state\.change\.logger\)$"
+
+FAST_ROWS: tuple[FastRow, ...] = (
+    FastRow("sc.replica.change", "ReplicaStateChange",
+            rf"Changed state of replica (?P<replica>{_ID}) for partition {_TP} "
+            rf"from (?P<from_state>{_REPLICA_STATE}) to (?P<to_state>{_REPLICA_STATE})"),
+    FastRow("sc.partition.new", "PartitionStateChange",
+            rf"Changed partition {_TP} state from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE}) "
+            rf"with assigned replicas (?P<replicas>{_COMMA_IDS})"),
+    FastRow("sc.partition.state", "PartitionStateChange",
+            rf"Changed partition {_TP} state from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE})"),
+    # LeaderAndIsr.toString 1.1-3.4 (isr=List(..)); 3.5+ isrWithBrokerEpoch takes the ordinary path.
+    FastRow("sc.partition.online.leaderandisr", "PartitionStateChange",
+            rf"Changed partition {_TP} from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE}) "
+            rf"with state LeaderAndIsr\(leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
+            rf"isr=List\((?P<isr>{_SPACED_IDS})\)(?:, leaderRecoveryState=(?P<leader_recovery_state>RECOVERED|RECOVERING))?"
+            rf", (?:zkVersion|partitionEpoch)=(?P<zk_version>{_SIGNED})\)"),
+    # The generated LeaderAndIsrPartitionState of 2.4-3.1 (3.2+ adds leaderRecoveryState: ordinary path).
+    FastRow("sc.send.leaderandisr", "LeaderAndIsr",
+            r"Sending (?:become-leader|become-follower) LeaderAndIsr request LeaderAndIsrPartitionState\("
+            rf"topicName='[\w.-]+', partitionIndex={_ID}, controllerEpoch={_SIGNED}, leader=(?P<leader>{_SIGNED}), "
+            rf"leaderEpoch=(?P<leader_epoch>{_SIGNED}), isr=\[(?P<isr>{_SPACED_IDS})\], "
+            rf"(?:zkVersion|partitionEpoch)=(?P<zk_version>{_SIGNED}), replicas=\[{_SPACED_IDS}\], "
+            rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
+            rf"to broker {_ID} for partition {_TP}"),
+)
+
+_TYPES = {f.name: f.type for f in EVENT_FIELDS}
+_ARROW = {"int": pa.int32(), "long": pa.int64(), "string": pa.string(), "array<int>": pa.list_(pa.int32())}
+# Columns of a fast row's output beyond the event's own fields.
+FAST_COLUMNS = ("idx", "pattern", "v_first", "v_last")
+NEXT_RECORD = r"^\[\d{4}-\d\d-\d\d"   # a head or a partial head: either ends the record before it
+
+
+def next_starts_record(raw: pa.Array) -> list[bool]:
+    """Per line: does it certainly end the (one-line) record before it? A line like this is
+    a log4j head or the start of a hand-wrapped one, never a continuation."""
+    return pc.fill_null(pc.match_substring_regex(raw, NEXT_RECORD), False).to_pylist()
+
+
+def _ids(text: pa.Array) -> pa.Array:
+    """`8,1,2` / `8, 1, 2` / `` -> list<int32> (the regexes above admit nothing else)."""
+    empty = pc.equal(text, "")
+    parts = pc.split_pattern(pc.replace_substring(pc.if_else(empty, "0", text), " ", ""), ",")
+    return pc.if_else(empty, pa.scalar([], pa.list_(pa.int32())), pc.cast(parts, pa.list_(pa.int32())))
+
+
+def _column(name: str, text: pa.Array) -> pa.Array:
+    kind = _TYPES[name]
+    if kind == "array<int>":
+        return _ids(text)
+    if kind == "string":   # an optional group that did not take part reads as ""
+        return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
+    return pc.cast(text, _ARROW[kind])
+
+
+class FastParser:
+    """The fast rows compiled once; `parse` per Arrow batch of raw lines."""
+
+    def __init__(self, clock: Clock):
+        self.clock = clock
+        known = {p.name: p for p in all_patterns()}
+        self.rows = [(r, HEAD + r.body + TAIL, known[r.pattern]) for r in FAST_ROWS]
+        self.fields = [f.name for f in EVENT_FIELDS]
+
+    def _hour_base(self, ts: pa.Array) -> pa.Array:
+        # Clock does the zone arithmetic once per distinct hour, as the ordinary path does.
+        hours = pc.utf8_slice_codeunits(ts, 0, 13)
+        distinct = pc.unique(hours)
+        bases = pa.array([self.clock.ms(h + ":00:00") for h in distinct.to_pylist()], pa.int64())
+        return pc.take(bases, pc.index_in(hours, distinct))
+
+    def parse(self, raw: pa.Array) -> pa.Table | None:
+        """The lines of `raw` that a fast row reads, in batch order: `idx` (position in the
+        batch), every event field they set, `event_time_ms`, and the catalogue row. None
+        when no line is fast."""
+        parts = []
+        left = pc.indices_nonzero(pc.fill_null(pc.starts_with(raw, "["), False))   # lines no row has taken yet
+        for row, regex, pattern in self.rows:
+            if len(left) == 0:
+                break
+            lines = pc.take(raw, left)
+            # A match without captures (RE2's DFA) first; the groups only of the lines that match.
+            hit = pc.match_substring_regex(lines, regex)
+            idx = pc.filter(left, hit)
+            if len(idx) == 0:
+                continue
+            left = pc.filter(left, pc.invert(hit))
+            groups = pc.extract_regex(pc.filter(lines, hit), regex)
+            ts = groups.field("ts")
+            base = self._hour_base(ts)
+            ms = pc.add(pc.add(pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 14, 16), pa.int64()), 60_000),
+                               pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 17, 19), pa.int64()), 1000)),
+                        pc.cast(pc.utf8_slice_codeunits(ts, 20, 23), pa.int64()))
+            n = len(idx)
+            columns = {"idx": pc.cast(idx, pa.int64()), "event_time_ms": pc.add(base, ms),
+                       "event_type": pa.repeat(pa.scalar(row.event_type), n),
+                       "pattern": pa.repeat(pa.scalar(pattern.name), n), "v_first": pa.repeat(pa.scalar(pattern.first), n),
+                       "v_last": pa.repeat(pa.scalar(pattern.last, pa.string()), n)}
+            for i in range(groups.type.num_fields):
+                name = groups.type.field(i).name
+                if name != "ts":
+                    columns[name] = _column(name, groups.field(i))
+            # The deciding controller recorded the line itself (zk_state_change._controller).
+            columns["recording_broker"] = columns["controller_id"]
+            for name in self.fields:
+                if name not in columns:
+                    columns[name] = pa.nulls(n, _ARROW[_TYPES[name]])
+            parts.append(pa.table({name: columns[name] for name in (*FAST_COLUMNS, *self.fields)}))
+        if not parts:
+            return None
+        table = pa.concat_tables(parts)
+        # A line whose hour the clock cannot read keeps the ordinary path (no timestamp there either).
+        table = table.filter(pc.is_valid(table.column("event_time_ms")))
+        return table.take(pc.sort_indices(table.column("idx"))) if len(parts) > 1 else table

@@ -1,0 +1,121 @@
+"""The columnar fast path (ingest/fast.py) is an accelerator, not a second parser: the
+Spark parse function gives the same rows with it as without it, on real-format lines of
+every era, on generated TRACE logs, and on those lines mutated (continuations glued to a
+fast line, wrapped and tagged streams, blank lines, truncation, overlong ids, impossible
+dates) and cut into batches and file pieces at random."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ingest.envelope import Clock
+from ingest.fast import FAST_ROWS, FastParser
+from ingest.render import Renderer
+from jobs.ingest_spark import parse_function
+from state_machine.generator import SimConfig, simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parent / "fixtures"
+REAL_LINES = sorted({line for base in (FIXTURES, ROOT / "data" / "samples" / "real") for p in base.rglob("*")
+                     if p.is_file() and p.suffix not in (".md", ".json", ".gz") for line in p.read_text().splitlines()
+                     if line.strip()})
+
+
+def _generated() -> list[str]:
+    events, _ = simulate(SimConfig(cluster="g", era="2.4", brokers=5, topics=3, partitions=3, steps=300, seed=5,
+                                   faults={"unclean_election": 1, "illegal_transition": 1}))
+    r = Renderer()
+    for e in events:
+        r.feed(e)
+    return r.files()["broker-1/state-change.log"].splitlines()
+
+
+GENERATED = _generated()
+FILE = "file:/logs/broker-1/state-change.log"
+
+
+def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC") -> list[dict]:
+    """Every parse row of the pieces (one file, consecutive splits), in a stable order."""
+    raw, file, block = [], [], []
+    for b, lines in enumerate(pieces):
+        raw += lines
+        file += [FILE] * len(lines)
+        block += [b * 1000] * len(lines)
+    batches = [pa.RecordBatch.from_pydict({"raw": raw[i:i + batch], "file": file[i:i + batch],
+                                           "block": pa.array(block[i:i + batch], pa.int64())})
+               for i in range(0, len(raw), batch)]
+    out = [r for b in parse_function({}, "c", zone, "auto", use_fast=fast)(iter(batches)) for r in b.to_pylist()]
+    return sorted(out, key=lambda r: (r["block"], r["kind"] == "piece", r["local_line"], r["sub"] or 0))
+
+
+def same_either_way(pieces: list[list[str]], batch: int = 7, zone: str = "UTC") -> list[dict]:
+    slow = rows(pieces, False, batch, zone)
+    assert rows(pieces, True, batch, zone) == slow
+    return slow
+
+
+def test_every_fast_row_reads_lines_of_its_catalogue_row():
+    taken = FastParser(Clock("UTC")).parse(pa.array(GENERATED + REAL_LINES))
+    assert set(taken.column("pattern").to_pylist()) == {r.pattern for r in FAST_ROWS}
+    # and most of a generated TRACE log takes it: the point of the path
+    generated = FastParser(Clock("UTC")).parse(pa.array(GENERATED))
+    assert len(generated) > 0.9 * len(GENERATED)
+
+
+def test_generated_trace_log_gives_the_same_rows():
+    half = len(GENERATED) // 2
+    out = same_either_way([GENERATED[:half], GENERATED[half:]], batch=64)
+    assert sum(r["kind"] == "event" for r in out) == len(GENERATED) > 500
+
+
+def test_real_format_lines_of_every_era_give_the_same_rows():
+    same_either_way([REAL_LINES], batch=50)
+
+
+def test_a_zone_other_than_utc_gives_the_same_clock():
+    same_either_way([GENERATED[:300]], batch=40, zone="America/New_York")
+
+
+CONTINUATIONS = ("java.lang.IllegalStateException: boom", "\tat kafka.controller.X.y(X.scala:1)",
+                 "Caused by: java.io.IOException", "    indented dump line", "... 3 more")
+
+
+def _mutate(line: str, data) -> list[str]:
+    how = data.draw(st.sampled_from(("same", "same", "same", "continued", "blank", "tagged", "truncated",
+                                     "big id", "big epoch", "bad date", "bad minute", "crlf", "partial head", "garbage")))
+    if how == "continued":
+        return [line, data.draw(st.sampled_from(CONTINUATIONS))]
+    if how == "blank":
+        return ["", line]
+    if how == "tagged":
+        return [f"kafka-{data.draw(st.integers(1, 3))}  | {line}"]
+    if how == "truncated":
+        return [line[:data.draw(st.integers(0, max(0, len(line) - 1)))]]
+    if how == "big id":
+        return [line.replace("replica ", "replica 1234567890", 1).replace("id=", "id=98765432101", 1)]
+    if how == "big epoch":
+        return [line.replace("epoch=", "epoch=98765432101", 1)]
+    if how == "bad date":
+        return ["[2023-02-30" + line[11:] if line.startswith("[20") else line]
+    if how == "bad minute":
+        return [line[:15] + "75" + line[17:] if line.startswith("[20") else line]
+    if how == "crlf":
+        return [line + "\r"]
+    if how == "partial head":
+        return [line, "[2023-11-14 22:13"]
+    if how == "garbage":
+        return [line, "[1] not a record"]
+    return [line]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_lines_cut_anywhere_give_the_same_rows(data):
+    source = data.draw(st.sampled_from((GENERATED, REAL_LINES, GENERATED + REAL_LINES)))
+    start = data.draw(st.integers(0, len(source) - 1))
+    lines = [m for line in source[start:start + data.draw(st.integers(1, 40))] for m in _mutate(line, data)]
+    cut = data.draw(st.integers(0, len(lines)))
+    same_either_way([lines[:cut], lines[cut:]], batch=data.draw(st.integers(1, 16)))
