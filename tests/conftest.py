@@ -1,5 +1,16 @@
 import pytest
 
+# The suite's one JVM runs hundreds of audits. It keeps no more query history than a
+# failure report needs, and a larger heap than a single run: late in the suite, with the
+# standalone cluster on the same cores, a 4g driver spun for minutes on
+# "TaskMemoryManager: Failed to allocate a page" (an exhausted heap, not a slow query).
+SUITE_CONF = {
+    "spark.driver.memory": "6g",
+    "spark.sql.ui.retainedExecutions": "20",
+    "spark.ui.retainedJobs": "50",
+    "spark.ui.retainedStages": "50",
+}
+
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
@@ -8,7 +19,15 @@ def spark(tmp_path_factory):
     from jobs.session import build_session
 
     session = build_session(
-        master="local[2]", warehouse_dir=tmp_path_factory.mktemp("warehouse")
+        master="local[2]", warehouse_dir=tmp_path_factory.mktemp("warehouse"), extra_conf=SUITE_CONF
     )
     yield session
     session.stop()
+
+
+@pytest.fixture(autouse=True)
+def _release_cached_tables(request):
+    """A test's cached DataFrames do not outlive it (they hold heap the next tests need)."""
+    yield
+    if "spark" in request.fixturenames:
+        request.getfixturevalue("spark").catalog.clearCache()
