@@ -21,7 +21,9 @@ import pyarrow.compute as pc
 
 from ingest.catalog import all_patterns
 from ingest.envelope import Clock
+from ingest.zk_state_change import PARTITION_STATE, REPLICA_STATE
 from schemas.events import EVENT_FIELDS
+from schemas.types import arrow_type
 
 
 class FastRow(NamedTuple):
@@ -33,9 +35,6 @@ class FastRow(NamedTuple):
 _ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
 _SIGNED = r"-?\d{1,9}"
 _TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
-_PARTITION_STATE = r"NonExistentPartition|NewPartition|OnlinePartition|OfflinePartition"
-_REPLICA_STATE = (r"NewReplica|OnlineReplica|OfflineReplica|ReplicaDeletionStarted|ReplicaDeletionSuccessful"
-                  r"|ReplicaDeletionIneligible|NonExistentReplica")
 _COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
 _SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
 
@@ -47,15 +46,15 @@ TAIL = r" \(state\.change\.logger\)$"
 FAST_ROWS: tuple[FastRow, ...] = (
     FastRow("sc.replica.change", "ReplicaStateChange",
             rf"Changed state of replica (?P<replica>{_ID}) for partition {_TP} "
-            rf"from (?P<from_state>{_REPLICA_STATE}) to (?P<to_state>{_REPLICA_STATE})"),
+            rf"from (?P<from_state>{REPLICA_STATE}) to (?P<to_state>{REPLICA_STATE})"),
     FastRow("sc.partition.new", "PartitionStateChange",
-            rf"Changed partition {_TP} state from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE}) "
+            rf"Changed partition {_TP} state from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE}) "
             rf"with assigned replicas (?P<replicas>{_COMMA_IDS})"),
     FastRow("sc.partition.state", "PartitionStateChange",
-            rf"Changed partition {_TP} state from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE})"),
+            rf"Changed partition {_TP} state from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE})"),
     # LeaderAndIsr.toString 1.1-3.4 (isr=List(..)); 3.5+ isrWithBrokerEpoch takes the ordinary path.
     FastRow("sc.partition.online.leaderandisr", "PartitionStateChange",
-            rf"Changed partition {_TP} from (?P<from_state>{_PARTITION_STATE}) to (?P<to_state>{_PARTITION_STATE}) "
+            rf"Changed partition {_TP} from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE}) "
             rf"with state LeaderAndIsr\(leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
             rf"isr=List\((?P<isr>{_SPACED_IDS})\)(?:, leaderRecoveryState=(?P<leader_recovery_state>RECOVERED|RECOVERING))?"
             rf", (?:zkVersion|partitionEpoch)=(?P<zk_version>{_SIGNED})\)"),
@@ -70,7 +69,6 @@ FAST_ROWS: tuple[FastRow, ...] = (
 )
 
 _TYPES = {f.name: f.type for f in EVENT_FIELDS}
-_ARROW = {"int": pa.int32(), "long": pa.int64(), "string": pa.string(), "array<int>": pa.list_(pa.int32())}
 # Columns of a fast row's output beyond the event's own fields.
 FAST_COLUMNS = ("idx", "pattern", "v_first", "v_last")
 NEXT_RECORD = r"^\[\d{4}-\d\d-\d\d"   # a head or a partial head: either ends the record before it
@@ -95,7 +93,7 @@ def _column(name: str, text: pa.Array) -> pa.Array:
         return _ids(text)
     if kind == "string":   # an optional group that did not take part reads as ""
         return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
-    return pc.cast(text, _ARROW[kind])
+    return pc.cast(text, arrow_type(kind))
 
 
 class FastParser:
@@ -149,7 +147,7 @@ class FastParser:
             columns["recording_broker"] = columns["controller_id"]
             for name in self.fields:
                 if name not in columns:
-                    columns[name] = pa.nulls(n, _ARROW[_TYPES[name]])
+                    columns[name] = pa.nulls(n, arrow_type(_TYPES[name]))
             parts.append(pa.table({name: columns[name] for name in (*FAST_COLUMNS, *self.fields)}))
         if not parts:
             return None

@@ -19,7 +19,7 @@ from ingest.catalog import AdaptiveIndex, LineContext, MessagePattern, match_ada
 from ingest.envelope import Clock, Record, RecordAssembler, Unparsed
 from ingest.prefix import strip_prefix
 from schemas.events import EVENT_TYPE_BY_NAME
-from schemas.validate import out_of_range
+from schemas.validate import is_int32, out_of_range
 
 FILE_KINDS = ("controller", "state-change", "server", "kraft-dump", "unknown")
 FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
@@ -144,7 +144,7 @@ class FileParser:
                 self.order_ts = ts_ms
         prefix, body = strip_prefix(item.message)
         if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch) \
-                and prefix.controller_epoch < 2**31:   # an epoch no int can hold is garbage, not an order
+                and is_int32(prefix.controller_epoch):   # an epoch no int can hold is garbage, not an order
             self.order_epoch = prefix.controller_epoch
         # A record without an envelope is a kafka-dump-log line, whatever the file is called.
         ctx = LineContext(head.level if head else None, head.logger if head else None, prefix, item.continuation,

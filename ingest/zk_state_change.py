@@ -23,6 +23,7 @@ from ingest.values import (
     parse_leader_and_isr,
     parse_partition,
 )
+from state_machine.states import PartitionState, ReplicaState
 
 LAST_ZK = "3.9.1"  # the last ZooKeeper-mode release line (4.0 removed ZooKeeper)
 
@@ -31,13 +32,13 @@ LAST_ZK = "3.9.1"  # the last ZooKeeper-mode release line (4.0 removed ZooKeeper
 _TP_OLD = r"(?P<tp>\[[\w.-]+,\d+\])"
 _TP_NEW = r"(?P<tp>[\w.-]+-\d+)"
 _TP_ANY = r"(?P<tp>\[[\w.-]+,\d+\]|[\w.-]+-\d+)"
-_PARTITION_STATE = r"NonExistentPartition|NewPartition|OnlinePartition|OfflinePartition"
-_FROM = rf"(?P<from>{_PARTITION_STATE})"
-_TO = rf"(?P<to>{_PARTITION_STATE})"
-_REPLICA_STATE = (r"NewReplica|OnlineReplica|OfflineReplica|ReplicaDeletionStarted|ReplicaDeletionSuccessful"
-                  r"|ReplicaDeletionIneligible|NonExistentReplica")
-_RFROM = rf"(?P<from>{_REPLICA_STATE})"
-_RTO = rf"(?P<to>{_REPLICA_STATE})"
+# The state names are the core's (state_machine.states), which are Kafka's.
+PARTITION_STATE = "|".join(s.value for s in PartitionState)
+_FROM = rf"(?P<from>{PARTITION_STATE})"
+_TO = rf"(?P<to>{PARTITION_STATE})"
+REPLICA_STATE = "|".join(s.value for s in ReplicaState)
+_RFROM = rf"(?P<from>{REPLICA_STATE})"
+_RTO = rf"(?P<to>{REPLICA_STATE})"
 _INTS = r"[\d,]*"
 _BECOME = r"(?:become-leader|become-follower)"
 # Values printed inside messages, exactly as values.parse_leader_and_isr reads them.

@@ -200,9 +200,9 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             before = parser.begin_fast_run()
             if before is None:
                 return None
-            cluster = clusters.get(file, fallback)
-            log_rows(before, file, block, cluster, FILE_KIND_RANK[parser.kind])
-            batch = fast_rows(lines, file, block, cluster, FILE_KIND_RANK[parser.kind], state["local"], parser)
+            cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
+            log_rows(before, file, block, cluster, rank)
+            batch = fast_rows(lines, file, block, cluster, rank, state["local"], parser)
             state["local"] += len(lines)
             state["nonblank"] += len(lines)
             return batch
@@ -268,8 +268,9 @@ def fast_row_builder(arrow_schema: pa.Schema):
             order_epoch = pc.max_element_wise(order_epoch, pa.scalar(parser.order_epoch, pa.int32()))
         parser.end_fast_run(order_ts[-1].as_py(), order_epoch[-1].as_py())
         local = pa.array(range(local_before + 1, local_before + k + 1), pa.int64())
-        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "source_file": pa.repeat(pa.scalar(file), k),
-                 "source_line": local, "kind": pa.repeat(pa.scalar("event"), k), "file": pa.repeat(pa.scalar(file), k),
+        files = pa.repeat(pa.scalar(file), k)
+        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "source_file": files,
+                 "source_line": local, "kind": pa.repeat(pa.scalar("event"), k), "file": files,
                  "block": pa.repeat(pa.scalar(block, pa.int64()), k), "local_line": local,
                  "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
                  "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),

@@ -1,8 +1,9 @@
 """The small type vocabulary the schemas are written in.
 
 Each field is declared once as (name, type, nullable, doc); `spark_type` turns a
-declaration into a pyspark type and is only imported when Spark is present, so the
-core (state_machine) can read the schemas without importing Spark."""
+declaration into a pyspark type and `arrow_type` into the Arrow type Spark exchanges it
+as; each imports its library only when called, so the core (state_machine) can read the
+schemas without importing Spark."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -25,6 +26,24 @@ JSON_TYPES = {
     "timestamp": "string",
     "double": "number",
 }
+
+
+def arrow_type(type_name: str):
+    """The pyarrow DataType Spark's Arrow transfer uses for a schema type name (imports
+    pyarrow lazily: the core does not need it)."""
+    import pyarrow as pa
+
+    simple = {
+        "string": pa.string(),
+        "int": pa.int32(),
+        "long": pa.int64(),
+        "boolean": pa.bool_(),
+        "timestamp": pa.timestamp("us", tz="UTC"),
+        "array<int>": pa.list_(pa.int32()),
+        "array<string>": pa.list_(pa.string()),
+        "double": pa.float64(),
+    }
+    return simple[type_name]
 
 
 def spark_type(type_name: str):

@@ -14,7 +14,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_int32(value: Any) -> bool:
+def is_int32(value: Any) -> bool:
+    """Fits Spark's int (and Kafka's int32 ids and epochs)."""
     return _is_int(value) and -2**31 <= value < 2**31
 
 
@@ -27,10 +28,10 @@ def _is_int64(value: Any) -> bool:
 # record is quarantined rather than failing the batch it is in.
 _CHECKS = {
     "string": lambda value: isinstance(value, str),
-    "int": _is_int32,
+    "int": is_int32,
     "long": _is_int64,
     "boolean": lambda value: isinstance(value, bool),
-    "array<int>": lambda value: isinstance(value, list) and all(_is_int32(v) for v in value),
+    "array<int>": lambda value: isinstance(value, list) and all(is_int32(v) for v in value),
 }
 _FIELD_CHECKS = {name: _CHECKS.get(type_name) for name, type_name in _TYPES.items()}
 _INT_FIELDS = tuple((name, _CHECKS[t]) for name, t in _TYPES.items() if t in ("int", "long", "array<int>"))
