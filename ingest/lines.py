@@ -23,6 +23,10 @@ from schemas.validate import is_int32, out_of_range
 
 FILE_KINDS = ("controller", "state-change", "server", "kraft-dump", "unknown")
 FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
+# The order of log events across files, nulls first: the file's running clock, its running
+# controller epoch, the file kind, the recording broker, then file, line and the record's own
+# order. Declared once: the local runner and the Spark job both sort by it (README, "Order").
+CROSS_FILE_ORDER = ("order_ts", "order_epoch", "file_rank", "recording_broker", "file", "line", "sub")
 
 _KIND_BY_NAME = (
     (re.compile(r"state-change\.log"), "state-change"),

@@ -7,7 +7,7 @@ import gzip
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ingest.lines import FILE_KIND_RANK, file_kind, parse_file_lines
+from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
 
@@ -21,6 +21,9 @@ class Ingested(NamedTuple):
     kraft: bool
 
 
+_NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
+
+
 def read_text_lines(path: str) -> list[str]:
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8", errors="replace") as f:
@@ -28,13 +31,8 @@ def read_text_lines(path: str) -> list[str]:
 
 
 def order_key(row: dict) -> tuple:
-    """Across files: clock (the file's running maximum), controller epoch (the file's
-    running maximum), file kind, broker, file, line, then the record's own order."""
-    nil = -(1 << 62)
-    return (row["order_ts"] if row["order_ts"] is not None else nil,
-            row["order_epoch"] if row["order_epoch"] is not None else nil,
-            row["file_rank"], row["recording_broker"] if row["recording_broker"] is not None else nil,
-            row["file"], row["line"], row["sub"])
+    """CROSS_FILE_ORDER as a sort key (a null sorts first)."""
+    return tuple(_NULL_FIRST if row[c] is None else row[c] for c in CROSS_FILE_ORDER)
 
 
 def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:

@@ -21,6 +21,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ingest.lines import CROSS_FILE_ORDER
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
 from schemas.types import spark_type
 
@@ -32,8 +33,8 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("q_raw", T.StringType()), ("canonical", T.BooleanType()),
 )
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
-# The order of log events across files, after cluster and recording broker (see ingest/lines.py).
-ORDER_COLUMNS = ("order_ts", "order_epoch", "file_rank", "file", "line", "sub")
+# The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
+ORDER_COLUMNS = tuple(c for c in CROSS_FILE_ORDER if c not in EVENT_FIELD_NAMES)
 
 
 def loose_arrays(dt: T.DataType) -> T.DataType:
@@ -383,8 +384,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
-    ordered = logged.orderBy(F.asc_nulls_first("cluster"), F.asc_nulls_first("order_ts"), F.asc_nulls_first("order_epoch"),
-                             "file_rank", F.asc_nulls_first("recording_broker"), *ORDER_COLUMNS[3:])
+    ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
     logged_events = ordered.withColumn("seq", F.monotonically_increasing_id())
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     all_events = canonical.select(cast).unionByName(logged_events.select(cast))
