@@ -189,44 +189,49 @@ def output_schema() -> T.StructType:
     return T.StructType(list(fields.values()))
 
 
+# Per output table: its grouped-map columns and the attribute of the core's row
+# (state_machine.replay) each is read from. Every other column of the table's rows is null.
+ROW_COLUMNS = {
+    "partition_timeline": {n: n for n in ("seq", "valid_from", "valid_to", "partition_state", "leader", "leader_epoch",
+                                          "isr", "replicas", "controller_epoch", "election", "source", "inferred")},
+    "replica_timeline": {n: n for n in ("seq", "valid_from", "replica", "replica_state", "source", "inferred")},
+    "violations": {"seq": "seq", "rule": "rule", "severity": "severity", "event_time": "event_time_ms",
+                   "detail": "detail", "evidence": "evidence"},
+}
+
+
 def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int):
     from state_machine.events import Event
     from state_machine.replay import PartitionReplay
 
     schema = output_schema()
     arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
-    names = arrow_schema.names
     event_names = list(EVENT_FIELD_NAMES)
 
-    def to_batch(cluster, topic, partition, ordinals, rows, replica_rows, violations) -> pa.RecordBatch:
-        cols = {n: [] for n in names}
-
-        def add(kind, ordinal, values: dict):
-            cols["kind"].append(kind)
-            for n in names[1:]:
-                cols[n].append(values.get(n))
-            cols["cluster"][-1], cols["topic"][-1], cols["partition"][-1] = cluster, topic, partition
-            cols["ordinal"][-1] = ordinal
-
-        for r in rows:
-            add("partition_timeline", ordinals[0], {
-                "seq": r.seq, "valid_from": r.valid_from, "valid_to": r.valid_to, "partition_state": r.partition_state,
-                "leader": r.leader, "leader_epoch": r.leader_epoch, "isr": list(r.isr), "replicas": list(r.replicas),
-                "controller_epoch": r.controller_epoch, "election": r.election, "source": r.source,
-                "inferred": r.inferred})
-            ordinals[0] += 1
-        for r in replica_rows:
-            add("replica_timeline", ordinals[1], {"seq": r.seq, "valid_from": r.valid_from, "replica": r.replica,
-                                                  "replica_state": r.replica_state, "source": r.source,
-                                                  "inferred": r.inferred})
-            ordinals[1] += 1
-        for v in violations:
-            add("violations", ordinals[2], {"seq": v.seq, "rule": v.rule, "severity": v.severity,
-                                            "event_time": v.event_time_ms, "detail": v.detail,
-                                            "evidence": list(v.evidence)})
-            ordinals[2] += 1
-        return pa.RecordBatch.from_arrays([pa.array(cols[n], type=arrow_schema.field(n).type) for n in names],
-                                          schema=arrow_schema)
+    def to_batches(cluster, topic, partition, ordinals, *outputs) -> Iterator[pa.RecordBatch]:
+        """The core's rows, one Arrow batch per table, built a column at a time."""
+        given = {"cluster": pa.scalar(cluster, pa.string()), "topic": pa.scalar(topic, pa.string()),
+                 "partition": pa.scalar(partition, pa.int32())}
+        for i, (kind, rows) in enumerate(zip(OUTPUT_TABLES, outputs)):
+            n = len(rows)
+            if not n:
+                continue
+            attrs = ROW_COLUMNS[kind]
+            arrays = []
+            for f in arrow_schema:
+                if f.name == "kind":
+                    arrays.append(pa.repeat(pa.scalar(kind), n))
+                elif f.name in given:
+                    arrays.append(pa.repeat(given[f.name], n))
+                elif f.name == "ordinal":
+                    arrays.append(pa.array(range(ordinals[i], ordinals[i] + n), f.type))
+                elif f.name in attrs:
+                    attr = attrs[f.name]
+                    arrays.append(pa.array([getattr(r, attr) for r in rows], f.type))
+                else:
+                    arrays.append(pa.nulls(n, f.type))
+            ordinals[i] += n
+            yield pa.RecordBatch.from_arrays(arrays, schema=arrow_schema)
 
     def replay(key: tuple, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         cluster, topic, partition = (k.as_py() for k in key)
@@ -246,10 +251,10 @@ def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int):
                 fed += 1
                 if fed >= drain_every:
                     fed = 0
-                    out = rp.drain()
-                    if any(out):
-                        yield to_batch(cluster, topic, partition, ordinals, *out)
-        yield to_batch(cluster, topic, partition, ordinals, *rp.finish())
+                    yield from to_batches(cluster, topic, partition, ordinals, *rp.drain())
+        yield from to_batches(cluster, topic, partition, ordinals, *rp.finish())
+        if not any(ordinals):   # a group with no rows still answers with a batch, as it always has
+            yield pa.RecordBatch.from_pylist([], schema=arrow_schema)
 
     return replay
 
