@@ -120,12 +120,15 @@ class FileParser:
             return None
         return [o for item in self.assembler.finish(None) for o in self._record(item)]
 
-    def end_fast_run(self, order_ts: int, order_epoch: int) -> None:
-        """The running clock and controller epoch after such a run."""
-        if self.order_ts is None or order_ts > self.order_ts:
-            self.order_ts = order_ts
-        if self.order_epoch is None or order_epoch > self.order_epoch:
-            self.order_epoch = order_epoch
+    def advance_order(self, ts_ms: int | None, controller_epoch: int | None) -> None:
+        """The file's running clock and controller epoch take a record's values (or, after a
+        fast run, its last running values) when larger. An epoch no int can hold is garbage,
+        not an order."""
+        if ts_ms is not None and (self.order_ts is None or ts_ms > self.order_ts):
+            self.order_ts = ts_ms
+        if controller_epoch is not None and (self.order_epoch is None or controller_epoch > self.order_epoch) \
+                and is_int32(controller_epoch):
+            self.order_epoch = controller_epoch
 
     def close(self) -> Iterator[Out]:
         for item in self.assembler.close():
@@ -141,15 +144,9 @@ class FileParser:
                       None, None, None, None, item.reason, item.raw)
             return
         head = item.head
-        ts_ms = None
-        if head is not None:
-            ts_ms = self.clock.ms(head.ts)
-            if ts_ms is not None and (self.order_ts is None or ts_ms > self.order_ts):
-                self.order_ts = ts_ms
+        ts_ms = self.clock.ms(head.ts) if head is not None else None
         prefix, body = strip_prefix(item.message)
-        if prefix.controller_epoch is not None and (self.order_epoch is None or prefix.controller_epoch > self.order_epoch) \
-                and is_int32(prefix.controller_epoch):   # an epoch no int can hold is garbage, not an order
-            self.order_epoch = prefix.controller_epoch
+        self.advance_order(ts_ms, prefix.controller_epoch)
         # A record without an envelope is a kafka-dump-log line, whatever the file is called.
         ctx = LineContext(head.level if head else None, head.logger if head else None, prefix, item.continuation,
                           self.kind if head is not None else "kraft-dump")

@@ -23,6 +23,7 @@ from pyspark.sql import types as T
 
 from ingest.lines import CROSS_FILE_ORDER
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
+from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
 
 EXTRA = (  # columns of the parse output beyond the event's own
@@ -47,17 +48,17 @@ def parsed_schema() -> T.StructType:
     return T.StructType(fields)
 
 
+# Spark type -> Arrow type, from the one table in schemas.types (arrays of any element too).
+_ARROW_OF_SPARK = {spark_type(n): schema_arrow_type(n)
+                   for n in ("string", "int", "long", "double", "boolean", "timestamp")}
+
+
 def arrow_type(dt: T.DataType) -> pa.DataType:
-    simple = {T.StringType: pa.string(), T.IntegerType: pa.int32(), T.LongType: pa.int64(), T.DoubleType: pa.float64(),
-              T.BooleanType: pa.bool_()}
-    for k, v in simple.items():
-        if isinstance(dt, k):
-            return v
-    if isinstance(dt, T.TimestampType):
-        return pa.timestamp("us", tz="UTC")
     if isinstance(dt, T.ArrayType):
         return pa.list_(arrow_type(dt.elementType))
-    raise TypeError(dt)
+    if dt not in _ARROW_OF_SPARK:
+        raise TypeError(dt)
+    return _ARROW_OF_SPARK[dt]
 
 
 def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
@@ -267,7 +268,7 @@ def fast_row_builder(arrow_schema: pa.Schema):
             order_ts = pc.max_element_wise(order_ts, pa.scalar(parser.order_ts, pa.int64()))
         if parser.order_epoch is not None:
             order_epoch = pc.max_element_wise(order_epoch, pa.scalar(parser.order_epoch, pa.int32()))
-        parser.end_fast_run(order_ts[-1].as_py(), order_epoch[-1].as_py())
+        parser.advance_order(order_ts[-1].as_py(), order_epoch[-1].as_py())
         local = pa.array(range(local_before + 1, local_before + k + 1), pa.int64())
         files = pa.repeat(pa.scalar(file), k)
         given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "source_file": files,
