@@ -388,12 +388,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
     logged_events = ordered.withColumn("seq", F.monotonically_increasing_id())
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
-    # Kept: the count, the input gate and every branch of the routing read the events again,
-    # and would otherwise each re-derive them from the wide parse output.
-    all_events = canonical.select(cast).unionByName(logged_events.select(cast)).persist()
+    all_events = canonical.select(cast).unionByName(logged_events.select(cast))
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
-                    int(dup_counts), files, evidence, [parsed, logged, all_events])
+                    int(dup_counts), files, evidence, [parsed, logged])
 
 
 def _raft_failovers(facts: DataFrame) -> DataFrame:
