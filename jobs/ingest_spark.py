@@ -8,7 +8,8 @@ clusters write (ingest/), in one pass over the text.
 3. The piece rows (one per split, a few per file) give line numbers and carry each split's
    ordering state into the next; facts name KRaft topics and mark Raft epochs.
 4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
-   broker, file, line): see ingest/lines.py and the README for how ties are broken.
+   broker, file, line), numbered 0, 1, 2, ... within each cluster whatever the sort's
+   partitioning: see ingest/lines.py and the README for how ties are broken.
 """
 from __future__ import annotations
 
@@ -384,14 +385,36 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         _raft_failovers(facts), allowMissingColumns=True)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
+    cached = [parsed, logged]
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
-    logged_events = ordered.withColumn("seq", F.monotonically_increasing_id())
+    logged_events = _number_within_cluster(spark, ordered, cached)
+    logged.unpersist()   # the numbered, sorted rows are kept now
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     all_events = canonical.select(cast).unionByName(logged_events.select(cast))
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
-                    int(dup_counts), files, evidence, [parsed, logged])
+                    int(dup_counts), files, evidence, cached)
+
+
+def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list[DataFrame]) -> DataFrame:
+    """`seq` = the row's position within its cluster in `ordered` (0, 1, 2, ...), as the local
+    ingest numbers it. `monotonically_increasing_id` keeps the order but carries the physical
+    partition in its high bits, so on its own it would differ with Spark's partitioning; here
+    each (partition, cluster) run of the sorted rows is shifted by the rows of that cluster
+    in the partitions before it (one small aggregate: partitions x clusters rows)."""
+    numbered = ordered.select("*", F.spark_partition_id().alias("_part"),
+                              F.monotonically_increasing_id().alias("_id")).persist()
+    cached.append(numbered)
+    runs = numbered.groupBy("_part", "cluster").agg(F.min("_id").alias("first"), F.count("*").alias("n")).collect()
+    shifts, before = [], {}
+    for r in sorted(runs, key=lambda r: (r["_part"], r["cluster"] is not None, r["cluster"] or "")):
+        shifts.append((r["_part"], r["cluster"], before.get(r["cluster"], 0) - r["first"]))
+        before[r["cluster"]] = before.get(r["cluster"], 0) + r["n"]
+    shift = spark.createDataFrame(shifts, "_part int, cluster string, _shift long")
+    on = (numbered["_part"] == shift["_part"]) & numbered["cluster"].eqNullSafe(shift["cluster"])
+    return (numbered.join(F.broadcast(shift), on, "left")
+            .select(numbered["*"], (F.col("_id") + F.col("_shift")).alias("seq")).drop("_part", "_id"))
 
 
 def _raft_failovers(facts: DataFrame) -> DataFrame:
