@@ -24,6 +24,7 @@ from pyspark.sql import types as T
 
 from ingest.lines import CROSS_FILE_ORDER
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
+from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
 
@@ -50,16 +51,16 @@ def parsed_schema() -> T.StructType:
 
 
 # Spark type -> Arrow type, from the one table in schemas.types (arrays of any element too).
-_ARROW_OF_SPARK = {spark_type(n): schema_arrow_type(n)
-                   for n in ("string", "int", "long", "double", "boolean", "timestamp")}
+_ARROW_OF_SPARK = {spark_type(n): schema_arrow_type(n) for n in JSON_TYPES}
 
 
 def arrow_type(dt: T.DataType) -> pa.DataType:
     if isinstance(dt, T.ArrayType):
         return pa.list_(arrow_type(dt.elementType))
-    if dt not in _ARROW_OF_SPARK:
+    found = _ARROW_OF_SPARK.get(dt)
+    if found is None:
         raise TypeError(dt)
-    return _ARROW_OF_SPARK[dt]
+    return found
 
 
 def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
