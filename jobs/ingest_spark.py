@@ -392,7 +392,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     logged_events = _number_within_cluster(spark, ordered, cached)
     logged.unpersist()   # the numbered, sorted rows are kept now
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
-    all_events = canonical.select(cast).unionByName(logged_events.select(cast))
+    # Kept: the count, the input gate and every branch of the routing read the events again,
+    # and would otherwise each re-derive them from the wide parse output.
+    all_events = canonical.select(cast).unionByName(logged_events.select(cast)).persist()
+    cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
                     int(dup_counts), files, evidence, cached)
