@@ -159,11 +159,16 @@ def route(events: DataFrame) -> DataFrame:
                      F.array(F.coalesce("replica", F.lit(-1))), F.array(F.coalesce("leader", F.lit(-1))))
     hosts = (own.select("cluster", "topic", "partition", F.explode(named).alias("broker"))
              .where(F.col("broker") >= 0).distinct())
+    hosted = hosts.groupBy("cluster", "topic", "partition").agg(F.collect_set("broker").alias("hosted"))
     rest = events.where(~(F.col("partition").isNotNull() & F.col("topic").isNotNull()))
+    # An event naming several brokers of one partition meets it once per broker in the join;
+    # only the first of its brokers the partition names is kept (no shuffle to deduplicate).
     broker_events = (rest.where(is_broker).withColumn("broker", F.explode("brokers"))
-                     .join(hosts.withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"),
+                     .join(hosts.join(hosted, ["cluster", "topic", "partition"])
+                           .withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"),
                            ["cluster", "broker"])
-                     .drop("broker").dropDuplicates(["cluster", "seq", "r_topic", "r_partition"]))
+                     .where(F.col("broker") == F.element_at(F.array_intersect("brokers", "hosted"), 1))
+                     .drop("broker", "hosted"))
     cluster_events = rest.where(is_cluster & ~is_broker).join(
         keys.withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"), ["cluster"])
     topic_events = rest.where(~is_cluster & ~is_broker & F.col("topic").isNotNull()).join(
