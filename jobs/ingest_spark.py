@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import reduce
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
@@ -347,7 +348,14 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     files: dict[str, dict] = {}
     for file, _, _, nonblank, _, _ in pieces:
         files.setdefault(file, {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})["lines"] += nonblank
-    for r in rows.groupBy("file", "kind").agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows")).collect():
+    # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
+    # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.
+    from_logs = 0
+    for r in (rows.groupBy("file", "kind", (F.col("kind").isin("event", "quarantine")
+                                            & F.coalesce("canonical", F.lit(False))).alias("plain"))
+              .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
+              .collect()):
+        from_logs += r["matched"] + (0 if r["kind"] == "quarantine" or r["plain"] else r["rows"])
         info = files.setdefault(r["file"], {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})
         if r["kind"] == "quarantine":
             info["quarantined"] += r["lines"]
@@ -355,7 +363,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
             info["recognized"] += r["lines"]
         if r["kind"] == "event":
             info["events"] += r["rows"]
-    evidence = _era_evidence(rows)
+    evidence = _era_evidence(rows) if from_logs else {}
     for file, info in files.items():
         info["cluster"] = clusters.get(file, default_cluster)
 
@@ -366,6 +374,26 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     events = rows.where(F.col("kind") == "event")
     canonical = events.where(F.col("canonical")).withColumn(
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
+    cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
+    cached = [parsed]
+    dup_counts = 0
+    parts = [canonical.select(cast)]
+    if from_logs:
+        logged_events, dup_counts = _log_events(spark, events, rows, cached)
+        parts.append(logged_events.select(cast))
+    # Kept: the count, the input gate and every branch of the routing read the events again,
+    # and would otherwise each re-derive them from the wide parse output.
+    all_events = reduce(DataFrame.unionByName, parts).persist()
+    cached.append(all_events)
+    counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
+    return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
+                    dup_counts, files, evidence, cached)
+
+
+def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
+                cached: list[DataFrame]) -> tuple[DataFrame, int]:
+    """The events parsed from logs, in recorded order with their seq, and how many
+    duplicate metadata records were dropped. Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
@@ -386,19 +414,12 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         _raft_failovers(facts), allowMissingColumns=True)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
-    cached = [parsed, logged]
+    cached.append(logged)
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
-    logged_events = _number_within_cluster(spark, ordered, cached)
+    numbered = _number_within_cluster(spark, ordered, cached)
     logged.unpersist()   # the numbered, sorted rows are kept now
-    cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
-    # Kept: the count, the input gate and every branch of the routing read the events again,
-    # and would otherwise each re-derive them from the wide parse output.
-    all_events = canonical.select(cast).unionByName(logged_events.select(cast)).persist()
-    cached.append(all_events)
-    counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
-    return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
-                    int(dup_counts), files, evidence, cached)
+    return numbered, int(dup_counts)
 
 
 def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list[DataFrame]) -> DataFrame:
