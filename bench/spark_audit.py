@@ -91,7 +91,8 @@ def main() -> None:
 
     warehouse = Path(tempfile.mkdtemp(prefix="bench-wh-"))
     try:
-        print(f"{n:,} events, {args.topics * args.partitions:,} partitions, era {args.era}, local[2]")
+        print(f"{n:,} events, {args.topics * args.partitions:,} partitions at the start (the history creates more), "
+              f"era {args.era}, local[2]")
         t_floor = timed("floor", floor)
         t_sql = timed("sql", sql)
         summary = None
