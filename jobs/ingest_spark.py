@@ -9,7 +9,8 @@ clusters write (ingest/), in one pass over the text.
    ordering state into the next; facts name KRaft topics and mark Raft epochs.
 4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
    broker, file, line), numbered 0, 1, 2, ... within each cluster whatever the sort's
-   partitioning: see ingest/lines.py and the README for how ties are broken.
+   partitioning: see ingest/lines.py and the README for how ties are broken. Input with no
+   log line (canonical events only) skips this step and the facts: it has none.
 """
 from __future__ import annotations
 
