@@ -157,16 +157,17 @@ def route(events: DataFrame) -> DataFrame:
     # Brokers a partition ever names as (possible) replicas (state_machine.cluster.brokers_named).
     named = F.concat(F.coalesce("replicas", F.array().cast("array<int>")), F.coalesce("isr", F.array().cast("array<int>")),
                      F.array(F.coalesce("replica", F.lit(-1))), F.array(F.coalesce("leader", F.lit(-1))))
-    hosts = (own.select("cluster", "topic", "partition", F.explode(named).alias("broker"))
-             .where(F.col("broker") >= 0).distinct())
-    hosted = hosts.groupBy("cluster", "topic", "partition").agg(F.collect_set("broker").alias("hosted"))
+    hosted = (own.select("cluster", "topic", "partition", F.explode(named).alias("broker"))
+              .where(F.col("broker") >= 0).groupBy("cluster", "topic", "partition")
+              .agg(F.collect_set("broker").alias("hosted")))
+    # One row per (partition, broker of it), each with all the partition's brokers.
+    hosts = hosted.select(F.col("cluster"), F.col("topic").alias("r_topic"), F.col("partition").alias("r_partition"),
+                          F.explode("hosted").alias("broker"), F.col("hosted"))
     rest = events.where(~(F.col("partition").isNotNull() & F.col("topic").isNotNull()))
     # An event naming several brokers of one partition meets it once per broker in the join;
     # only the first of its brokers the partition names is kept (no shuffle to deduplicate).
     broker_events = (rest.where(is_broker).withColumn("broker", F.explode("brokers"))
-                     .join(hosts.join(hosted, ["cluster", "topic", "partition"])
-                           .withColumnRenamed("topic", "r_topic").withColumnRenamed("partition", "r_partition"),
-                           ["cluster", "broker"])
+                     .join(hosts, ["cluster", "broker"])
                      .where(F.col("broker") == F.element_at(F.array_intersect("brokers", "hosted"), 1))
                      .drop("broker", "hosted"))
     cluster_events = rest.where(is_cluster & ~is_broker).join(

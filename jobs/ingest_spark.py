@@ -351,12 +351,12 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         files.setdefault(file, {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})["lines"] += nonblank
     # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
     # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.
+    plain = (F.col("kind") == "quarantine") | ((F.col("kind") == "event") & F.coalesce("canonical", F.lit(False)))
     from_logs = 0
-    for r in (rows.groupBy("file", "kind", (F.col("kind").isin("event", "quarantine")
-                                            & F.coalesce("canonical", F.lit(False))).alias("plain"))
+    for r in (rows.groupBy("file", "kind", (~plain).alias("logged"))
               .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
               .collect()):
-        from_logs += r["matched"] + (0 if r["kind"] == "quarantine" or r["plain"] else r["rows"])
+        from_logs += r["matched"] + (r["rows"] if r["logged"] else 0)
         info = files.setdefault(r["file"], {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})
         if r["kind"] == "quarantine":
             info["quarantined"] += r["lines"]
