@@ -382,12 +382,25 @@ class Simulator:
         return True
 
     def _act_create_topic(self) -> bool:
-        if len(self.topics) >= self.cfg.topics * 2:
+        self._retire_deleted_topics()
+        if len(self.topics) >= self.cfg.topics * 2:  # the topics that exist now, not all ever created
             return False
         self._create_topic()
         return True
 
+    def _retire_deleted_topics(self) -> None:
+        # A topic whose deletion has completed takes no further part (names are never
+        # reused): keeping its partitions would make every broker event and every
+        # controller failover visit them for the rest of the history.
+        for topic, parts in list(self.topics.items()):
+            models = [self.models[(topic, p)] for p in parts]
+            if all(rp.state is P.NonExistentPartition and not rp.deleting for rp in models):
+                del self.topics[topic]
+                for p in parts:
+                    del self.models[(topic, p)]
+
     def _act_delete_topic(self) -> bool:
+        self._retire_deleted_topics()
         alive = [t for t, parts in self.topics.items()
                  if all(self.models[(t, p)].state is not P.NonExistentPartition and not self.models[(t, p)].deleting
                         for p in parts)]
