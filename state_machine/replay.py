@@ -151,7 +151,7 @@ class PartitionReplay:
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "replica_states", "reassignment_target",
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
-        "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "recorded_epoch",
+        "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
         "pending", "_rows", "_open_row", "_replica_rows", "_violations", "events_replayed", "_handlers", "observer",
         "__dict__",
@@ -182,6 +182,9 @@ class PartitionReplay:
         self.controller_of_epoch: dict[int, int] = {}
         self.unclean_topic: bool | None = None
         self.unclean_cluster: bool | None = None
+        # (seq of a ConfigChange of the unclean setting, the setting before it): what an input
+        # before that change ran with (see unclean_allowed).
+        self.unclean_changes: tuple[tuple[int, bool | None], ...] = ()
         # Highest leader epoch seen in a *recorded* decision, and its leader.
         self.recorded_epoch = -1
         self.recorded_epoch_leader = NO_LEADER
@@ -294,10 +297,17 @@ class PartitionReplay:
 
     # ---------------------------------------------------------------- context
 
-    def unclean_allowed(self) -> bool | None:
-        """Whether an unclean election is allowed for this topic; None = cannot be told."""
+    def unclean_allowed(self, since: Event | None = None) -> bool | None:
+        """Whether an unclean election is allowed for this topic; None = cannot be told.
+        With `since`, as it was when that input ran. An inferred step (no line of its own)
+        happened when the controller handled its input, and read the setting then; a
+        recorded decision read it when its line was written, so it is judged without `since`."""
         if self.era.unclean_gate == "always":
             return True
+        if since is not None and self.unclean_changes and since.seq is not None:
+            for seq, before in self.unclean_changes:
+                if seq > since.seq:
+                    return before
         if self.unclean_topic is not None:
             return self.unclean_topic
         return self.unclean_cluster
@@ -309,8 +319,8 @@ class PartitionReplay:
     def _eligible(self) -> set[int]:
         return self.live - self.shutting_down if self.shutting_down else self.live
 
-    def _selector_input(self, unclean_allowed: bool | None = None) -> SelectorInput:
-        allowed = self.unclean_allowed() if unclean_allowed is None else unclean_allowed
+    def _selector_input(self, unclean_allowed: bool | None = None, since: Event | None = None) -> SelectorInput:
+        allowed = self.unclean_allowed(since) if unclean_allowed is None else unclean_allowed
         if allowed is None:
             allowed = self.era.unclean_default
         shutting_down = self.shutting_down
@@ -471,7 +481,8 @@ class PartitionReplay:
             self.replicas = step.assignment
         if target is P.OnlinePartition:
             kind = ElectionKind.initial if current is P.NewPartition else (step.kind or ElectionKind.offline)
-            outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None))
+            outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None,
+                                                                  None if record is not None else step.cause))
             if record is not None and record.leader is not None:
                 self._recorded_election(record, kind, outcome, transition=True)
                 return
@@ -564,7 +575,8 @@ class PartitionReplay:
         new_isr = tuple(x for x in self.isr if x != r)
         if not new_isr:
             policy = self.era.last_isr_member
-            keep = policy == "keep" or (policy == "keep_if_unclean_disabled" and self.unclean_allowed() is False)
+            keep = policy == "keep" or (policy == "keep_if_unclean_disabled"
+                                        and self.unclean_allowed(cause if inferred else None) is False)
             if keep:
                 new_isr = self.isr
         new_leader = NO_LEADER if r == self.leader else self.leader
@@ -933,10 +945,14 @@ class PartitionReplay:
             self.unclean_topic = value
 
     def on_config_change(self, event: Event) -> None:
-        rerun = (event.config_name == UNCLEAN_CONFIG and _unclean_value(event) is True
-                 and not self.kraft and self.era.admin_unclean_election)
+        if event.config_name != UNCLEAN_CONFIG:
+            return
+        rerun = _unclean_value(event) is True and not self.kraft and self.era.admin_unclean_election
         if rerun:
             self._flush(event)   # the earlier inputs' elections ran with the value before this change
+        if self.pending and event.seq is not None:
+            # Steps still pending were queued by inputs before this change: inferred, they run with the value before it.
+            self.unclean_changes += ((event.seq, self.unclean_allowed()),)
         self.on_config_observed(event)
         if rerun:
             # 2.4+ re-runs the offline elections when unclean election is enabled.

@@ -235,6 +235,34 @@ def test_a_log_created_without_the_override_leaves_the_broker_wide_default():
     the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], _by_type(r, "IsrChange")[0])
 
 
+@pytest.mark.parametrize("era", ["0.8.2", "2.4"])
+@pytest.mark.parametrize("before, after, severity", [("true", "false", "error"), ("false", "true", "info")])
+def test_a_recorded_election_is_judged_by_the_value_before_its_line(era, before, after, severity):
+    """The controller reads the setting from ZooKeeper as it elects, and logs the election then: a
+    ConfigChange logged before the election's line was already in ZooKeeper, so it is the value used,
+    even though the input that queued the election came before it."""
+    specs = unclean_history(before)
+    specs.insert(-1, e("ConfigChange", topic="t", config_name=UNCLEAN, config_value=after))
+    r = replay(era, *specs)
+    the_one(r, "UNCLEAN_LEADER_ELECTION", severity, r.events[-1], _by_type(r, "IsrChange")[0])
+
+
+@pytest.mark.parametrize("era, before, after, state, leader", [
+    ("0.8.2", "true", "false", "OnlinePartition", 2),
+    ("0.8.2", "false", "true", "OfflinePartition", -1),   # nothing re-runs the election before 2.4
+    ("2.4", "true", "false", "OnlinePartition", 2),
+    ("2.4", "false", "true", "OnlinePartition", 2),       # 2.4+ re-runs it when unclean is enabled
+])
+def test_an_inferred_election_uses_the_value_when_its_input_ran(era, before, after, state, leader):
+    """No election line (INFO level): the broker failure's offline election is inferred, and it ran
+    when the controller handled the failure, with the value then, not one changed later."""
+    specs = unclean_history(before)[:-1]
+    specs.append(e("ConfigChange", topic="t", config_name=UNCLEAN, config_value=after))
+    r = replay(era, *specs)
+    assert (r.rp.state.value, r.rp.leader) == (state, leader)
+    assert [row.election for row in r.rows if row.leader == 2] == (["unclean"] if leader == 2 else [])
+
+
 @pytest.mark.parametrize("config_type, election_started", [("ConfigChange", True), ("ConfigObserved", False)])
 def test_only_a_config_change_to_true_starts_the_2_4_offline_election(config_type, election_started):
     """2.4+ re-runs the offline partitions' elections when unclean elections are enabled; a
