@@ -680,7 +680,11 @@ class PartitionReplay:
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
         if not replicas:
             return
-        outside = [r for r in isr if r not in replicas]
+        # While a reassignment completes, Kafka sends LeaderAndIsr with the target replicas and
+        # an ISR that still holds the replicas being removed (KafkaController step B3; B4 then
+        # removes them): outside the record's replicas but inside the controller's AR.
+        in_flight = self.replicas if self.reassignment_target is not None else ()
+        outside = [r for r in isr if r not in replicas and r not in in_flight]
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
                           f"ISR {list(isr)} has {outside} outside the assigned replicas {list(replicas)}", ())
@@ -732,12 +736,18 @@ class PartitionReplay:
         if self._is_stale(record) or (record.leader is not None and self._epoch_regressed(record)):
             return
         target = partition_state(record.to_state)
-        step = self._claim_partition(target)
         previous = partition_state(record.from_state) if record.from_state else self.state
         if previous not in self.era.partition_valid_previous.get(target, ()):
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
                           f"{previous.value} -> {target.value} is not a valid transition in era {self.era.name} "
                           f"(valid previous states: {sorted(s.value for s in self.era.partition_valid_previous[target])})", ())
+        if (target is P.OnlinePartition and self.state is P.OnlinePartition and record.leader == self.leader
+                and record.leader_epoch is not None and record.leader_epoch == self.leader_epoch == self.recorded_epoch):
+            # The controller's own line of the decision a broker's copy of it already applied
+            # (the copy sorted first: the same millisecond, a lower broker id): nothing new.
+            self._note_recorded(record)
+            return
+        step = self._claim_partition(target)
         if step is None:
             self._unprompted_partition_change(record, previous, target)
             return

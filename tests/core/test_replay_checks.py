@@ -613,3 +613,35 @@ def test_isr_removals_of_a_deletion_after_its_logged_partition_removal_are_clean
                e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], replica=1, **C1),
                e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], replica=2, **C1))
     clean(r)
+
+
+# ------------------------------------------------------------------ a reassignment's completion, in either order
+
+def _reassignment_completing(broker_copy_first: bool):
+    """AR [1,2,3] -> [2,3,4], removing the leader 1. Once 4 is in the ISR the controller
+    elects 2 (step B3) and sends LeaderAndIsr with the target replicas and an ISR that still
+    holds 1; then (B4) it removes 1 from the ISR. Broker 2's copy of the B3 request may sort
+    before the controller's line of it (the same millisecond, a lower broker id)."""
+    b3 = dict(leader=2, leader_epoch=2, isr=[1, 2, 3, 4])
+    copy = e("LeaderAndIsrReceived", replicas=[2, 3, 4], recording_broker=2, **b3, **C1)
+    own = e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", **b3, **C1)
+    return (*BASE, e("BrokerStartup", brokers=[4]), e("ReassignmentStart", replicas=[2, 3, 4]),
+            e("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4]),
+            *((copy, own) if broker_copy_first else (own, copy)),
+            e("LeaderAndIsr", leader=2, leader_epoch=3, isr=[2, 3, 4], **C1))
+
+
+@pytest.mark.parametrize("era", ["2.4", "3.x"])
+@pytest.mark.parametrize("broker_copy_first", [False, True])
+def test_a_reassignment_completing_is_clean_whichever_line_comes_first(era, broker_copy_first):
+    r = replay(era, *_reassignment_completing(broker_copy_first))
+    clean(r)
+    assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 3, 4), 3, (2, 3, 4))
+
+
+def test_an_isr_member_outside_every_assignment_is_still_reported():
+    specs = list(_reassignment_completing(True))
+    specs[-3] = e("LeaderAndIsrReceived", replicas=[2, 3, 4], recording_broker=2, leader=2, leader_epoch=2,
+                  isr=[1, 2, 3, 4, 5], **C1)
+    r = replay("2.4", *specs)
+    assert [v.rule for v in r.violations] == ["ISR_NOT_SUBSET_OF_REPLICAS"]
