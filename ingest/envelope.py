@@ -13,11 +13,12 @@ in the zone the operator names (default UTC)."""
 from __future__ import annotations
 
 import calendar
-import json
 import re
 from datetime import datetime
 from typing import Iterable, Iterator, NamedTuple
 from zoneinfo import ZoneInfo
+
+from schemas.validate import load_json
 
 LEVELS = "TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL"
 
@@ -108,7 +109,7 @@ def unwrap(line: str) -> tuple[str | None, str]:
     tag = None
     if line.startswith("{"):
         try:
-            obj = json.loads(line)
+            obj = load_json(line)
         except ValueError:
             return None, line
         if isinstance(obj, dict) and isinstance(obj.get("log"), str):  # Docker json-file driver

@@ -20,10 +20,10 @@ PartitionChangeBuilder, ClusterControlManager, QuorumController/OffsetControlMan
 trunk copies)."""
 from __future__ import annotations
 
-import json
 import re
 
 from ingest.catalog import LineContext, MessagePattern
+from schemas.validate import load_json
 from state_machine.replay import UNCLEAN_CONFIG
 from state_machine.states import NO_LEADER_CHANGE
 
@@ -144,7 +144,7 @@ def _payload(m: re.Match, ctx: LineContext) -> list:
     if build is None:
         return []                      # parsed only when the replay needs the record
     try:
-        events = build(json.loads(m["payload"])["data"])
+        events = build(load_json(m["payload"])["data"])
     except (ValueError, KeyError, TypeError):
         return []                      # the regex guarantees the shape; a broken body carries nothing usable
     where = _provenance(m)
@@ -162,7 +162,7 @@ def _leader_change(m: re.Match, ctx: LineContext) -> list:
     # LeaderChangeMessage.json. Its epoch is the partitionLeaderEpoch of the batch line
     # just before it.
     try:
-        leader = json.loads(m["json"])["leaderId"]
+        leader = load_json(m["json"])["leaderId"]
     except (ValueError, KeyError, TypeError):
         return []
     return [{"fact": "raft_epoch", "epoch": None, "leader": leader, "offset": int(m["offset"])}]

@@ -3,8 +3,9 @@ tokens, broker lists in their Scala/Java collection forms, and (parse_leader_and
 LeaderAndIsr forms of every era."""
 from __future__ import annotations
 
-import json
 import re
+
+from schemas.validate import load_json
 
 _PARTITION_OLD = re.compile(r"\[([^,\]]+),(\d+)\]$")     # TopicAndPartition "[t,0]" (controller <=1.0, broker <=0.10.1)
 _COLLECTION = re.compile(r"^(?:[A-Za-z]+)?[\(\[\{]?(.*?)[\)\]\}]?$", re.S)
@@ -137,7 +138,7 @@ def _from_groups(m: re.Match) -> dict:
 
 
 def _from_json(text: str) -> dict:
-    data = json.loads(text)
+    data = load_json(text)
     out: dict = {}
     for key, value in data.items():
         field = _JSON_FIELDS.get(key)

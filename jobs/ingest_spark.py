@@ -76,11 +76,14 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
 
 def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
     """The mapInArrow function: split rows -> parse rows (see parsed_schema). `use_fast`: let
-    ingest.fast read the lines it can (the output is the same; tests compare the two)."""
+    ingest.fast and ingest.fast_events read the lines they can (the output is the same;
+    tests compare the two)."""
     from ingest.envelope import Clock
     from ingest.fast import FastParser, next_starts_record
+    from ingest.fast_events import all_json_objects, read_events, replayable
+    import pyarrow.compute as pc
     from ingest.lines import FILE_KIND_RANK, FileParser
-    from schemas.validate import invalid_reason
+    from schemas.validate import invalid_reason, load_json
 
     schema = parsed_schema()
     arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
@@ -106,6 +109,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         state = {"key": None, "parser": None, "local": 0, "nonblank": 0}
         fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
         fast_rows = fast_row_builder(arrow_schema)
+        fast_events = use_fast and fmt != "logs"
+        event_columns = [(i, f.type) for i, f in enumerate(arrow_schema) if f.name in EVENT_FIELD_NAMES]
 
         def log_rows(outs, file, block, cluster, rank):
             # The hot path: one row per parser output, built positionally (event fields, then EXTRA).
@@ -143,7 +148,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             """A JSON-object line: a canonical event (or a broken one), unless it is a
             Docker json-file log line; True if handled here."""
             try:
-                record = json.loads(raw)
+                record = load_json(raw)
             except ValueError as exc:
                 if fmt == "logs":
                     return False
@@ -213,10 +218,54 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             state["nonblank"] += len(lines)
             return batch
 
+        def events_run(file, block, lines: list[str]) -> pa.RecordBatch | None:
+            """A piece's run of JSON-object lines (no blank one) read by ingest.fast_events;
+            the rows it cannot vouch for go through `canonical` one by one."""
+            enter(file, block)
+            table = read_events(lines)
+            if table is None:
+                for raw in lines:
+                    one_line(file, block, raw)
+                return None
+            table, ok = replayable(table, default_cluster or clusters.get(file))
+            first = state["local"] + 1
+            state["local"] += len(lines)
+            state["nonblank"] += len(lines)
+            for k in pc.indices_nonzero(pc.invert(ok)).to_pylist():
+                # Arrow read it, so it is a JSON object with no field but the event's: never a
+                # Docker line, which `canonical` alone would hand back.
+                if not canonical(lines[k], file, block, first + k):
+                    raise AssertionError(f"{file}: line {first + k} read by Arrow but not by json.loads")
+            table = table.filter(ok)
+            k = len(table)
+            given = {"kind": pa.repeat(pa.scalar("event"), k), "file": pa.repeat(pa.scalar(file), k),
+                     "block": pa.repeat(pa.scalar(block, pa.int64()), k),
+                     "local_line": pc.add(pc.indices_nonzero(ok), first).cast(pa.int64()),
+                     "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "canonical": pa.repeat(pa.scalar(True), k)}
+            columns = [given[f.name].cast(f.type) if f.name in given else pa.nulls(k, f.type) for f in arrow_schema]
+            for i, dtype in event_columns:
+                columns[i] = table.column(arrow_schema.names[i]).combine_chunks().cast(dtype)
+            return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
+
         for batch in batches:
             files = batch.column("file").to_pylist()
             blocks = batch.column("block").to_pylist()
             raws = batch.column("raw").to_pylist()
+            if fast_events and all_json_objects(batch.column("raw")):
+                # Canonical events: each piece's run of lines at once.
+                out, i, n = [], 0, len(raws)
+                while i < n:
+                    j = i + 1
+                    while j < n and files[j] == files[i] and blocks[j] == blocks[i]:
+                        j += 1
+                    run = events_run(files[i], blocks[i], raws[i:j])
+                    if run is not None:
+                        out.append(run)
+                    i = j
+                yield _batch(rows, width, arrow_schema)
+                rows.clear()
+                yield from out
+                continue
             fast, fast_out = fast_parser.parse(batch.column("raw")) if fast_parser else None, []
             if fast is None:
                 for file, block, raw in zip(files, blocks, raws):

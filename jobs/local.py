@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from schemas.validate import invalid_reason
+from schemas.validate import invalid_reason, load_json
 from state_machine.cluster import replay_cluster
 from state_machine.eras import Era
 from state_machine.events import Event, event_to_mapping
@@ -40,7 +40,7 @@ def read_events(paths: Iterable[Path]) -> LocalRun:
                     continue
                 run.lines_read += 1
                 try:
-                    record = json.loads(line)
+                    record = load_json(line)
                 except json.JSONDecodeError as exc:
                     run.quarantine.append(Quarantined(str(path), n, f"malformed JSON: {exc.msg} at column {exc.colno}", line.rstrip("\n")))
                     continue

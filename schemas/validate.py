@@ -2,9 +2,29 @@
 quarantine when it cannot. Pure Python, shared by the local runner and the Spark job."""
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, Mapping
 
 from schemas.events import CLUSTER_WIDE_WITHOUT_TOPIC, EVENT_FIELDS, EVENT_TYPE_BY_NAME
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def load_json(text: str) -> Any:
+    """json.loads, refusing what no table can store: a string holding a lone UTF-16
+    surrogate (`"\\ud800"` unpaired), which Python decodes but UTF-8, Arrow and Spark
+    cannot hold. Raises json.JSONDecodeError (a ValueError) for it as for any bad JSON."""
+    value = json.loads(text)
+    if "\\u" in text:
+        found = _SURROGATE_ESCAPE.search(text)
+        if found is not None:
+            try:
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise json.JSONDecodeError("lone UTF-16 surrogate in a string", text, found.start()) from None
+    return value
+
 
 _TYPES = {f.name: f.type for f in EVENT_FIELDS}
 _REQUIRED = tuple(f.name for f in EVENT_FIELDS if not f.nullable)

@@ -37,7 +37,8 @@ GENERATED = _generated()
 FILE = "file:/logs/broker-1/state-change.log"
 
 
-def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC") -> list[dict]:
+def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC", cluster: str | None = "c",
+         fmt: str = "auto") -> list[dict]:
     """Every parse row of the pieces (one file, consecutive splits), in a stable order."""
     raw, file, block = [], [], []
     for b, lines in enumerate(pieces):
@@ -47,7 +48,7 @@ def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC") -> 
     batches = [pa.RecordBatch.from_pydict({"raw": raw[i:i + batch], "file": file[i:i + batch],
                                            "block": pa.array(block[i:i + batch], pa.int64())})
                for i in range(0, len(raw), batch)]
-    out = [r for b in parse_function({}, "c", zone, "auto", use_fast=fast)(iter(batches)) for r in b.to_pylist()]
+    out = [r for b in parse_function({}, cluster, zone, fmt, use_fast=fast)(iter(batches)) for r in b.to_pylist()]
     return sorted(out, key=lambda r: (r["block"], r["kind"] == "piece", r["local_line"], r["sub"] or 0))
 
 
