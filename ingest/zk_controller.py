@@ -520,6 +520,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "1.1.0", None, "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] Controller \d+ epoch \d+ fails to send request .* to broker \S+ "
          r"\(id: \d+ rack: \S+\)\. Reconnecting to broker(?: \d+)?\.$"),
+    # Any failure of one send (the thread interrupted as its broker goes, a bad response): the
+    # connection is closed and the request retried; seen in a 3.9.2 capture (InterruptedException).
+    _row("ctl.thread.request.error", "ControllerChannelManager.scala RequestSendThread.doWork @1.1..@3.9 (ERROR, stack trace glued)",
+         "1.1.0", None, "[requestsendthread",
+         r"\[RequestSendThread controllerId=\d+\] Controller \d+ fails to send a request to broker \S+ "
+         r"\(id: \d+ rack: \S+\)$"),
     _row("ctl.thread.request.shutdown", "ShutdownableThread (server-common) initiateShutdown, RequestSendThread's logIdent "
          "@3.x..@3.9 (TRACE)", "3.0.0", None, "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] shutdownInitiated latch count reached zero\. Shutdown called\.$"),

@@ -287,6 +287,8 @@ QUIET = [
                    "topicName='moves', partitionStates=[StopReplicaPartitionState(partitionIndex=1, leaderEpoch=0, "
                    "deletePartition=false)])) to broker 127.0.0.1:52079 (id: 3 rack: null). Reconnecting to broker."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
+    ("3.9.2 real", "[RequestSendThread controllerId=2] Controller 2 fails to send a request to broker 127.0.0.1:41453 "
+                   "(id: 3 rack: null)"),
 ]
 QUIET_SERVER = [
     ("0.8.2.2", "New leader is 2"),
