@@ -80,6 +80,8 @@ class Renderer:
             self.assignment[key] = list(e.replicas)
             self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                          f"[Map({tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=))]")
+        elif t == E.TOPIC_DELETION:
+            self._ctl(e, f"Starting topic deletion for topics {e.topic}")   # KafkaController.processTopicDeletion
         elif t == E.REASSIGNMENT_START:
             # KIP-455 (2.4): the controller first writes AR = RAR + OAR with the adding/removing sets.
             old = self.assignment.get(key, [])
@@ -122,7 +124,7 @@ class Renderer:
             to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
             self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
         elif t == E.ISR_CHANGE:
-            zk = self.zk_version[key]
+            zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
             self._write(e.leader, "server.log", e.event_time_ms, "INFO", f"[Partition {tp} broker={e.leader}] "
                         f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]", PARTITION)

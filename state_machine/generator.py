@@ -234,7 +234,8 @@ class Simulator:
         for rp, leader in self.restore_after:
             if rp.leader == leader and rp.leader >= 0:
                 ev = self._event(E.ISR_CHANGE, topic=rp.topic, partition=rp.partition, leader=rp.leader,
-                                 leader_epoch=rp.leader_epoch, isr=list(rp.isr), recording_broker=rp.leader)
+                                 leader_epoch=rp.leader_epoch, isr=list(rp.isr), recording_broker=rp.leader,
+                                 zk_version=self._next_zk_version(rp))
                 self._emit(ev)
                 rp.feed(ev)
                 rp.drain()
@@ -362,9 +363,15 @@ class Simulator:
         if self.kraft:
             return self._kraft_change(rp, isr=isr)
         ev = self._event(E.ISR_CHANGE, topic=rp.topic, partition=rp.partition, leader=rp.leader,
-                         leader_epoch=rp.leader_epoch, isr=list(isr), recording_broker=rp.leader)
+                         leader_epoch=rp.leader_epoch, isr=list(isr), recording_broker=rp.leader,
+                         zk_version=self._next_zk_version(rp))
         self._input(ev, [rp])
         return True
+
+    def _next_zk_version(self, rp: PartitionReplay) -> int | None:
+        # The znode version the leader's conditional write leaves ("zkVersion updated to [N]"):
+        # it counts the controller's writes too, logged or not, so only the model knows it.
+        return None if self.kraft else rp.zk_version + 1
 
     def _act_failover(self) -> bool:
         live = sorted(self.live)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from histories import shapes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import ERAS
 from state_machine.generator import FAULTS, SimConfig, simulate
@@ -17,15 +18,6 @@ HISTORIES_PER_ERA = 1000
 PROFILE = settings(max_examples=HISTORIES_PER_ERA, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
-shapes = st.fixed_dictionaries({
-    "seed": st.integers(0, 2**32 - 1),
-    "brokers": st.integers(3, 6),
-    "topics": st.integers(1, 3),
-    "partitions": st.integers(1, 3),
-    "replication_factor": st.integers(2, 3),
-    "steps": st.integers(5, 60),
-    "log_level": st.sampled_from(["trace", "info", "inputs"]),
-})
 fault_mixes = st.dictionaries(st.sampled_from(sorted(FAULTS)), st.integers(1, 3), min_size=1)
 
 
