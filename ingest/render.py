@@ -1,14 +1,20 @@
-"""Canonical events -> the log files a Kafka 2.4 ZooKeeper cluster writes (stock log4j
-layout, TRACE state-change logging), for benchmarks and round-trip tests: a simulated
-history with injected faults, written the way real brokers would, must audit to exactly
-the injected faults. The parsers never call this; it follows the format strings of Kafka
-2.4.1 (spec kafka-log-formats §2.3-§2.7, §3) independently of their regexes.
+"""Canonical events -> the files a Kafka cluster leaves, for benchmarks and round-trip tests:
+a simulated history with injected faults, written the way real brokers would, must audit to
+exactly the injected faults. The parsers never call this; it follows Kafka's own format
+strings independently of their regexes.
 
-Files go where Kafka writes them: the controller's decisions and the inputs it reacted to
-in its own state-change.log and controller.log, a leader's ISR changes in its server.log."""
+- `render`: a 2.4 ZooKeeper cluster's logs (stock log4j layout, TRACE state-change logging;
+  spec kafka-log-formats §2.3-§2.7, §3). Files go where Kafka writes them: the controller's
+  decisions and the inputs it reacted to in its own state-change.log and controller.log, a
+  leader's ISR changes in its server.log.
+- `render_kraft`: a KRaft cluster's `__cluster_metadata` log as `kafka-dump-log.sh
+  --cluster-metadata-decoder` prints it in 4.x (§4.1-4.2), the same log on every node."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
+import json
 from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -152,4 +158,111 @@ def render(events: Iterable[Event], out_dir: str | Path) -> dict[str, int]:
         p = out_dir / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
+    return dict(r.skipped)
+
+
+class MetadataDumpRenderer:
+    """Feed KRaft-era events in seq order; `text(path)` is the dump of the metadata log
+    segment that holds them: one batch per event, its partitionLeaderEpoch the Raft epoch
+    of the controller that wrote it (a zombie's old epoch included), its CreateTime the
+    event's time. Record JSON follows the generated *JsonConverter: tagged fields only when
+    set."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.offset = self.position = 0
+        self.epoch, self.leader = 0, None
+        self.topic_ids: dict[str, str] = {}
+        self.created: dict[str, int] = defaultdict(int)   # topic -> incarnations (a new id each)
+        self.broker_epochs: dict[int, int] = {}
+        self.skipped: dict[str, int] = defaultdict(int)
+
+    def _topic_id(self, topic: str) -> str:
+        digest = hashlib.sha1(f"{topic}/{self.created[topic]}".encode()).digest()[:16]
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")   # Uuid.toString: 22 url-safe chars
+
+    def _batch(self, ms: int, epoch: int, bodies: list[str], control: bool = False) -> None:
+        size = 61 + sum(len(b) for b in bodies)   # the v2 batch header, then the records
+        crc = int.from_bytes(hashlib.md5("".join(bodies).encode()).digest()[:4], "big")
+        self.lines.append(
+            f"baseOffset: {self.offset} lastOffset: {self.offset + len(bodies) - 1} count: {len(bodies)} baseSequence: -1 "
+            f"lastSequence: -1 producerId: -1 producerEpoch: -1 partitionLeaderEpoch: {epoch} isTransactional: false "
+            f"isControl: {str(control).lower()} deleteHorizonMs: OptionalLong.empty position: {self.position} "
+            f"CreateTime: {ms} size: {size} magic: 2 compresscodec: none crc: {crc} isvalid: true")
+        for body in bodies:
+            self.lines.append(f"| offset: {self.offset} CreateTime: {ms} keySize: {4 if control else -1} "
+                              f"valueSize: {len(body) // 3} sequence: -1 headerKeys: [] {body}")
+            self.offset += 1
+        self.position += size
+
+    @staticmethod
+    def _record(rtype: str, version: int, data: dict) -> str:
+        return "payload: " + json.dumps({"type": rtype, "version": version, "data": data}, separators=(",", ":"))
+
+    def _broker_change(self, broker: int, **change) -> str:
+        epoch = self.broker_epochs.setdefault(broker, 10 + broker)
+        return self._record("BROKER_REGISTRATION_CHANGE_RECORD", 0, {"brokerId": broker, "brokerEpoch": epoch, **change})
+
+    def feed(self, e: Event) -> None:
+        t = e.event_type
+        epoch = e.controller_epoch if e.controller_epoch is not None else self.epoch
+        records: list[str] = []
+        if t == E.CONTROLLER_FAILOVER:
+            self.epoch, self.leader = e.controller_epoch, e.controller_id
+            voters = [{"voterId": self.leader}]
+            body = json.dumps({"version": 0, "leaderId": self.leader, "voters": voters, "grantingVoters": voters},
+                              separators=(",", ":"))
+            self._batch(e.event_time_ms, self.epoch, [f"LeaderChange: {body}"], control=True)
+            return
+        if t == E.BROKER_STARTUP:
+            records = [self._broker_change(b, fenced=-1) for b in e.brokers]
+        elif t == E.BROKER_FAILURE:
+            records = [self._broker_change(b, fenced=1) for b in e.brokers]
+        elif t == E.CONTROLLED_SHUTDOWN:
+            records = [self._broker_change(b, inControlledShutdown=1) for b in e.brokers]
+        elif t == E.PARTITION_RECORD:
+            if e.topic not in self.topic_ids:
+                self.created[e.topic] += 1
+                self.topic_ids[e.topic] = self._topic_id(e.topic)
+                records.append(self._record("TOPIC_RECORD", 0, {"name": e.topic, "topicId": self.topic_ids[e.topic]}))
+            data = {"partitionId": e.partition, "topicId": self.topic_ids[e.topic], "replicas": list(e.replicas),
+                    "isr": list(e.isr), "removingReplicas": [], "addingReplicas": [], "leader": e.leader,
+                    "leaderEpoch": e.leader_epoch, "partitionEpoch": e.zk_version or 0}
+            if e.leader_recovery_state == "RECOVERING":
+                data["leaderRecoveryState"] = 1
+            records.append(self._record("PARTITION_RECORD", 2, data))
+        elif t == E.PARTITION_CHANGE_RECORD:
+            data = {"partitionId": e.partition, "topicId": self.topic_ids[e.topic]}
+            for name, value in (("isr", e.isr), ("leader", e.leader), ("replicas", e.replicas)):
+                if value is not None:
+                    data[name] = list(value) if isinstance(value, (list, tuple)) else value
+            if e.leader_recovery_state is not None:
+                data["leaderRecoveryState"] = 1 if e.leader_recovery_state == "RECOVERING" else 0
+            records.append(self._record("PARTITION_CHANGE_RECORD", 2, data))
+        elif t == E.REMOVE_TOPIC_RECORD:
+            records.append(self._record("REMOVE_TOPIC_RECORD", 0, {"topicId": self.topic_ids.pop(e.topic)}))
+        elif t == E.CONFIG_CHANGE:
+            records.append(self._record("CONFIG_RECORD", 0, {"resourceType": 2 if e.topic else 4,
+                                                            "resourceName": e.topic or "", "name": e.config_name,
+                                                            "value": e.config_value}))
+        else:
+            self.skipped[t] += 1
+            return
+        self._batch(e.event_time_ms, epoch, records)
+
+    def text(self, segment: str) -> str:
+        return "\n".join([f"Dumping {segment}", "Log starting offset: 0", *self.lines]) + "\n"
+
+
+def render_kraft(events: Iterable[Event], out_dir: str | Path, nodes: Iterable[int] = (1, 2, 3)) -> dict[str, int]:
+    """The dump of the same metadata log on every node (a quorum replicates one log), each
+    under broker-N/__cluster_metadata-0/ as an operator collects them."""
+    r = MetadataDumpRenderer()
+    for e in events:
+        r.feed(e)
+    for node in nodes:
+        d = Path(out_dir) / f"broker-{node}" / "__cluster_metadata-0"
+        d.mkdir(parents=True, exist_ok=True)
+        segment = f"/var/lib/kafka/broker-{node}/data/__cluster_metadata-0/00000000000000000000.log"
+        (d / "00000000000000000000.log.txt").write_text(r.text(segment))
     return dict(r.skipped)

@@ -1,10 +1,17 @@
-"""Property: a simulated history written as a Kafka 2.4 cluster's log files audits, through the
-log parsers and the local ingest, the same as its canonical events do.
+"""Property: a simulated history written as a Kafka cluster's files audits, through the
+parsers and the local ingest, the same as its canonical events do.
+
+ZooKeeper mode: the logs of a 2.4 cluster (ingest.render.render).
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
 infers what is missing), with and without injected faults: nothing is quarantined, the
 violations are exactly the injected faults, and every partition's leader/ISR and replica
-timelines are the canonical replay's, change for change. What the logs lose must be recovered by inference, never reported."""
+timelines are the canonical replay's, change for change. What the logs lose must be recovered
+by inference, never reported.
+
+KRaft: the `kafka-dump-log.sh --cluster-metadata-decoder` output of the metadata log, the same
+on three nodes (ingest.render.render_kraft); the same checks. A zombie controller's record
+is not among the faults: a Raft log's batch epochs never decrease, so no dump can show one."""
 from __future__ import annotations
 
 import tempfile
@@ -14,14 +21,16 @@ from hypothesis import strategies as st
 
 from histories import shapes
 from ingest.local import ingest_files, log_files
-from ingest.render import render
+from ingest.render import render, render_kraft
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
 
-ERA = resolve_era("2.4")   # the era ingest/render.py writes
+ERA = resolve_era("2.4")   # the era ingest.render.render writes
+KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
+kraft_faults = st.sampled_from([{}, {f: 1 for f in FAULTS if f != "zombie_controller"}])
 
 
 def timelines(results) -> dict:
@@ -32,17 +41,32 @@ def timelines(results) -> dict:
             for key, r in results.items()}
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(shape=shapes, faults=faults)
-def test_rendered_logs_audit_like_their_canonical_events(shape, faults):
-    cfg = SimConfig(cluster="gen", era="2.4", faults=faults, fault_rate=0.3 if faults else 0.15, **shape)
+PROFILE = settings(max_examples=300, deadline=None, derandomize=True, database=None,
+                   suppress_health_check=[HealthCheck.too_slow])
+
+
+def assert_round_trip(cfg: SimConfig, write, era) -> None:
     events, truth = simulate(cfg)
     with tempfile.TemporaryDirectory() as d:
-        render(events, d)
-        ingested = ingest_files(log_files(d), "gen")
+        write(events, d)
+        ingested = ingest_files(log_files(d), cfg.cluster)
     assert ingested.quarantine == []
-    from_logs = replay_cluster("gen", ingested.events, ERA)
-    reported = sorted((v.rule, key[0], key[1]) for key, r in from_logs.items() for v in r.violations)
+    from_files = replay_cluster(cfg.cluster, ingested.events, era)
+    reported = sorted((v.rule, key[0], key[1]) for key, r in from_files.items() for v in r.violations)
     assert reported == sorted((t.rule, t.topic, t.partition) for t in truth)
-    assert timelines(from_logs) == timelines(replay_cluster("gen", events, ERA))
+    assert timelines(from_files) == timelines(replay_cluster(cfg.cluster, events, era))
+
+
+@PROFILE
+@given(shape=shapes, faults=faults)
+def test_rendered_logs_audit_like_their_canonical_events(shape, faults):
+    assert_round_trip(SimConfig(cluster="gen", era="2.4", faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
+                      render, ERA)
+
+
+@PROFILE
+@given(shape=shapes, faults=kraft_faults)
+def test_rendered_metadata_dumps_audit_like_their_canonical_events(shape, faults):
+    assert_round_trip(SimConfig(cluster="gen", era="kraft", faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
+                      render_kraft, KRAFT)
+
