@@ -154,8 +154,11 @@ def _payload(m: re.Match, ctx: LineContext) -> list:
 def _batch(m: re.Match, ctx: LineContext) -> list:
     # partitionLeaderEpoch of a metadata batch is the Raft epoch of the quorum leader
     # that wrote it; the dump cannot say who that leader was (LEADER_CHANGE is opaque
-    # until 4.1).
-    return [{"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": None, "base_offset": int(m["base"])}]
+    # until 4.1). Its timestamp is the dump's clock (FileParser orders by it).
+    fact = {"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": None, "base_offset": int(m["base"])}
+    if int(m["ts"]) >= 0:   # -1 = RecordBatch.NO_TIMESTAMP
+        fact["event_time_ms"] = int(m["ts"])
+    return [fact]
 
 
 def _leader_change(m: re.Match, ctx: LineContext) -> list:

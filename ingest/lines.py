@@ -164,6 +164,12 @@ class FileParser:
                 yield self._quarantine(item, f"unrecognised {what}: no catalogue row matches")
             return
         pattern, outputs = found
+        if head is None:
+            # A dump line has no envelope: its record's or batch's timestamp is the file's clock,
+            # and a batch's Raft epoch (the quorum leader's, the KRaft controller's) its epoch.
+            for data in outputs:
+                self.advance_order(data.get("event_time_ms"),
+                                   data.get("epoch") if data.get("fact") == "raft_epoch" else None)
         if not outputs:
             yield self._row("understood", item, item.lines, pattern, None)
             return

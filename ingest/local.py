@@ -30,6 +30,14 @@ def read_text_lines(path: str) -> list[str]:
         return f.read().splitlines()
 
 
+def _first_of_epoch(row: dict) -> tuple:
+    """Which line of a Raft epoch places its ControllerFailover: a controller.log line (no
+    offset) before any batch, then the lowest offset, the clock, file and line (the Spark
+    job's min over the same struct, nulls first)."""
+    return tuple(_NULL_FIRST if row[c] is None else row[c]
+                 for c in ("source_offset", "order_ts", "file", "line", "order_epoch", "file_rank"))
+
+
 def order_key(row: dict) -> tuple:
     """CROSS_FILE_ORDER as a sort key (a null sorts first)."""
     return tuple(_NULL_FIRST if row[c] is None else row[c] for c in CROSS_FILE_ORDER)
@@ -39,7 +47,10 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     rows: list[dict] = []
     quarantine, files, ranges, versions = [], {}, [], []
     names: dict[str, str] = {}
-    epochs: dict[int, dict] = {}
+    epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
+    batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
+    leader_changes: list[tuple[int, int]] = []
+    named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     kraft = False
     for path in sorted(paths):
         lines = read_text_lines(path)
@@ -61,15 +72,22 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                     names[fact["topic_id"]] = fact["topic"]
                 elif fact.get("fact") == "kafka_version":
                     versions.append(fact["version"])
-                elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is not None:
+                elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is None:
+                    # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
+                    leader_changes.append((fact["offset"], fact["leader"]))
+                elif fact.get("fact") == "raft_epoch":
                     kraft = True
-                    first = epochs.get(fact["epoch"])
-                    if first is None or (fact.get("base_offset") or 0) < first["source_offset"]:
-                        epochs[fact["epoch"]] = {"event_type": E.CONTROLLER_FAILOVER, "controller_epoch": fact["epoch"],
-                                                 "controller_id": fact.get("leader"), "source_file": path,
-                                                 "source_line": o.line, "source_offset": fact.get("base_offset") or 0,
-                                                 "order_ts": o.order_ts, "order_epoch": o.order_epoch, "file_rank": rank,
-                                                 "recording_broker": None, "file": path, "line": o.line, "sub": -1}
+                    epoch, offset = fact["epoch"], fact.get("base_offset")   # no offset: a controller.log line
+                    if offset is not None:
+                        batch_epochs[offset] = epoch
+                    if fact.get("leader") is not None:
+                        named.setdefault(epoch, set()).add(fact["leader"])
+                    row = {"event_type": E.CONTROLLER_FAILOVER, "controller_epoch": epoch, "source_file": path,
+                           "source_line": o.line, "source_offset": offset, "order_ts": o.order_ts,
+                           "order_epoch": o.order_epoch, "file_rank": rank, "recording_broker": None, "file": path,
+                           "line": o.line, "sub": -1}
+                    if epoch not in epochs or _first_of_epoch(row) < _first_of_epoch(epochs[epoch]):
+                        epochs[epoch] = row
             elif o.kind == "event":
                 info["events"] += 1
                 row = dict(o.data)
@@ -94,6 +112,11 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 continue
             seen.add(key)
         unique.append(row)
+    for offset, leader in leader_changes:
+        if offset in batch_epochs:
+            named.setdefault(batch_epochs[offset], set()).add(leader)
+    for epoch, row in epochs.items():
+        row["controller_id"] = max(named[epoch]) if epoch in named else None
     unique.extend(epochs.values())
     unique.sort(key=order_key)
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here

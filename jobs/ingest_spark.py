@@ -494,21 +494,28 @@ def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list
 
 def _raft_failovers(facts: DataFrame) -> DataFrame:
     """One ControllerFailover per Raft epoch of a KRaft metadata log (batch headers carry
-    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch."""
-    epochs = facts.where(F.get_json_object("fact", "$.fact") == "raft_epoch").select(
+    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch, or at a
+    KRaft controller.log line that names it. The controller is the leader the log's
+    LeaderChange record (at its batch's offset) or that line names (ingest.local alike)."""
+    raft = facts.where(F.get_json_object("fact", "$.fact") == "raft_epoch")
+    epoch = F.get_json_object("fact", "$.epoch").cast("int")
+    leader_changes = raft.where(epoch.isNull()).select(
+        "cluster", F.get_json_object("fact", "$.offset").cast("long").alias("source_offset"),
+        F.get_json_object("fact", "$.leader").cast("int").alias("named")).dropDuplicates()
+    epochs = raft.where(epoch.isNotNull()).select(
         "cluster", "file", "line", "order_ts", "order_epoch", "file_rank", "recording_broker",
-        F.get_json_object("fact", "$.epoch").cast("int").alias("controller_epoch"),
+        epoch.alias("controller_epoch"),
         F.get_json_object("fact", "$.leader").cast("int").alias("controller_id"),
         F.get_json_object("fact", "$.base_offset").cast("long").alias("source_offset"))
-    first = epochs.groupBy("cluster", "controller_epoch").agg(
+    first = epochs.join(leader_changes, ["cluster", "source_offset"], "left").groupBy("cluster", "controller_epoch").agg(
         F.min(F.struct("source_offset", "order_ts", "file", "line", "order_epoch", "file_rank")).alias("m"),
-        F.max("controller_id").alias("controller_id"))
+        F.max(F.greatest("controller_id", "named")).alias("controller_id"))
     return first.select(
         "cluster", "controller_epoch", "controller_id", F.lit("ControllerFailover").alias("event_type"),
         F.col("m.file").alias("source_file"), F.col("m.file").alias("file"), F.col("m.line").alias("line"),
-        F.col("m.line").alias("source_line"), F.col("m.order_ts").alias("order_ts"),
-        F.col("m.order_epoch").alias("order_epoch"), F.col("m.file_rank").alias("file_rank"),
-        F.lit(-1).alias("sub"), F.lit(None).cast("int").alias("recording_broker"))
+        F.col("m.line").alias("source_line"), F.col("m.source_offset").alias("source_offset"),
+        F.col("m.order_ts").alias("order_ts"), F.col("m.order_epoch").alias("order_epoch"),
+        F.col("m.file_rank").alias("file_rank"), F.lit(-1).alias("sub"), F.lit(None).cast("int").alias("recording_broker"))
 
 
 def _era_evidence(rows: DataFrame) -> dict[str, dict]:

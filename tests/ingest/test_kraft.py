@@ -4,6 +4,7 @@ source (DumpLogSegments, the metadata record schemas, ReplicationControlManager,
 follows; lines marked "real" are copied from published output of that release."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,9 @@ def controller(message: str, level: str = "INFO"):
 
 # ------------------------------------------------------------------ expected values
 
-def raft(epoch, base):
-    return {"fact": "raft_epoch", "epoch": epoch, "leader": None, "base_offset": base}
+def raft(epoch, base, ts=None):
+    fact = {"fact": "raft_epoch", "epoch": epoch, "leader": None, "base_offset": base}
+    return fact if ts is None else {**fact, "event_time_ms": ts}
 
 
 def topic_name(topic="orders", topic_id=TID):
@@ -85,13 +87,13 @@ DUMP_LINES = [
     # -- batch lines
     (README_28, "baseOffset: 0 lastOffset: 0 count: 1 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
      "partitionLeaderEpoch: 1 isTransactional: false isControl: true position: 0 CreateTime: 1614382631640 size: 89 "
-     "magic: 2 compresscodec: NONE crc: 1438115474 isvalid: true", [raft(1, 0)]),
+     "magic: 2 compresscodec: NONE crc: 1438115474 isvalid: true", [raft(1, 0, 1614382631640)]),
     (README_28, "baseOffset: 7 lastOffset: 8 count: 2 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
      "partitionLeaderEpoch: 2 isTransactional: false isControl: false position: 701 CreateTime: 1614382712158 size: 159 "
-     "magic: 2 compresscodec: NONE crc: 3726758683 isvalid: true", [raft(2, 7)]),
+     "magic: 2 compresscodec: NONE crc: 3726758683 isvalid: true", [raft(2, 7, 1614382712158)]),
     (PR_19729, "baseOffset: 0 lastOffset: 2 count: 3 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 "
      "partitionLeaderEpoch: 1 isTransactional: false isControl: true deleteHorizonMs: OptionalLong.empty position: 0 "
-     "CreateTime: 1747299887693 size: 174 magic: 2 compresscodec: none crc: 3714449884 isvalid: true", [raft(1, 0)]),
+     "CreateTime: 1747299887693 size: 174 magic: 2 compresscodec: none crc: 3714449884 isvalid: true", [raft(1, 0, 1747299887693)]),
     # -- --skip-record-metadata (Scala: leading space; a control record prints an empty line)
     (README_28, "", []),
     (README_28, ' payload: {"type":"REGISTER_BROKER_RECORD","version":0,"data":{"brokerId":1,"incarnationId":'
@@ -254,7 +256,9 @@ def check_fixture(version: str, batches: dict, records: dict):
     lines their events, every other line nothing."""
     lines = fixture_lines(version)
     for n, line in enumerate(lines, start=1):
-        expected = [raft(*batches[n])] if n in batches else records.get(n, [])
+        # A batch's timestamp is the dump's clock; -1 (no timestamp) gives none.
+        ts = int(re.search(r"(?:CreateTime|LogAppendTime|NoTimestampType): (-?\d+)", line)[1]) if n in batches else -1
+        expected = [raft(*batches[n], ts if ts >= 0 else None)] if n in batches else records.get(n, [])
         assert dump_events(line) == expected, f"{version} line {n}: {line}"
     assert max(batches) < len(lines) and max(records) <= len(lines)
 

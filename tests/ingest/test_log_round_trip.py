@@ -15,6 +15,7 @@ is not among the faults: a Raft log's batch epochs never decrease, so no dump ca
 from __future__ import annotations
 
 import tempfile
+from datetime import datetime, timezone
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -70,3 +71,20 @@ def test_rendered_metadata_dumps_audit_like_their_canonical_events(shape, faults
     assert_round_trip(SimConfig(cluster="gen", era="kraft", faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
                       render_kraft, KRAFT)
 
+
+def test_a_metadata_dump_and_a_controller_log_interleave_by_the_clock(tmp_path):
+    """A dump's records have no log4j envelope; their timestamps are the dump's clock, so a
+    KRaft controller's log line written between two records is ordered between them."""
+    events, _ = simulate(SimConfig(cluster="k", era="kraft", steps=40, seed=4))
+    render_kraft(events, tmp_path)
+    middle = sorted(e.event_time_ms for e in events)[len(events) // 2]
+    stamp = datetime.fromtimestamp(middle / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S,") + f"{middle % 1000:03d}"
+    (tmp_path / "broker-1" / "controller.log").write_text(
+        f"[{stamp}] INFO [QuorumController id=1] UNCLEAN partition change for t1-0 with topic ID AAAAAAAAAAAAAAAAAAAAAA: "
+        "isr: [] -> [3], leader: -1 -> 3, leaderRecoveryState: RECOVERED -> RECOVERING "
+        "(org.apache.kafka.controller.ReplicationControlManager)\n")
+    ingested = ingest_files(log_files(tmp_path), "k")
+    times = [e.event_time_ms for e in ingested.events if e.event_time_ms is not None]
+    assert times == sorted(times)
+    logged = [e.seq for e in ingested.events if e.event_type == "UncleanElectionLogged"]
+    assert logged and 0 < logged[0] < len(ingested.events) - 1

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pyspark.sql import functions as F
 
-from ingest.local import ingest_files
-from ingest.render import render
+from ingest.local import ingest_files, log_files
+from ingest.render import render, render_kraft
 from jobs.audit import file_clusters, list_input_files
 from jobs.ingest_spark import ingest
 from schemas.events import EVENT_FIELD_NAMES
@@ -17,20 +17,26 @@ from state_machine.generator import SimConfig, simulate
 pytestmark = pytest.mark.spark
 
 
+CLUSTERS = ("gen-a", "gen-b", "gen-k")
+
+
 @pytest.fixture(scope="module")
-def two_clusters(tmp_path_factory):
+def clusters(tmp_path_factory):
+    """Two ZooKeeper clusters' 2.4 logs and a KRaft cluster's metadata-log dumps (three nodes,
+    one log: every record is in three files and replayed once)."""
     root = tmp_path_factory.mktemp("logs")
-    for name, seed in (("gen-a", 5), ("gen-b", 6)):
-        events, _ = simulate(SimConfig(cluster=name, era="2.4", steps=120, brokers=4, topics=2, partitions=3, seed=seed))
-        render(events, root / name)
+    for name, seed, era, write in (("gen-a", 5, "2.4", render), ("gen-b", 6, "2.4", render),
+                                   ("gen-k", 7, "kraft", render_kraft)):
+        events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed))
+        write(events, root / name)
     return root
 
 
 @pytest.mark.parametrize("shuffle_partitions", [1, 7])
-def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, two_clusters, shuffle_partitions):
+def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, clusters, shuffle_partitions):
     """`seq` is the recorded order within the cluster, 0, 1, 2, ...: the same values the
     local ingest gives, with the sort's output in one partition or spread over seven."""
-    inputs = [str(two_clusters / name) for name in ("gen-a", "gen-b")]
+    inputs = [str(clusters / name) for name in CLUSTERS]
     found = list_input_files(spark, inputs)
     conf = {"spark.sql.shuffle.partitions": str(shuffle_partitions),
             # Pinned: the sort stays in that many partitions whatever AQE makes of so small an input.
@@ -48,8 +54,8 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, t
         for k, v in before.items():
             spark.conf.set(k, v)
     assert sorted_into == 1 if shuffle_partitions == 1 else sorted_into > 2   # > 2: seq across partitions
-    for name in ("gen-a", "gen-b"):
-        local = ingest_files([str(p) for p in (two_clusters / name).rglob("*.log")], name)
+    for name in CLUSTERS:
+        local = ingest_files(log_files(clusters / name), name)
         want = [e._asdict() for e in local.events]
         got = sorted((r for r in rows if r["cluster"] == name), key=lambda r: r["seq"])
         for r in got:
