@@ -3,10 +3,11 @@ a simulated history with injected faults, written the way real brokers would, mu
 exactly the injected faults. The parsers never call this; it follows Kafka's own format
 strings independently of their regexes.
 
-- `render`: a 2.4 ZooKeeper cluster's logs (stock log4j layout, TRACE state-change logging;
-  spec kafka-log-formats §2.3-§2.7, §3). Files go where Kafka writes them: the controller's
-  decisions and the inputs it reacted to in its own state-change.log and controller.log, a
-  leader's ISR changes in its server.log.
+- `render`: a ZooKeeper cluster's logs as 2.4.1 or 3.9.2 write them (stock log4j layout;
+  spec kafka-log-formats §0 families C and G, §2.3-§2.7, §3; the 3.9.2 forms are those of
+  this project's live captures). Files go where Kafka writes them: the controller's decisions
+  and the inputs it reacted to in its own state-change.log and controller.log, a leader's ISR
+  changes in its server.log. Which events there are is the generator's log level.
 - `render_kraft`: a KRaft cluster's `__cluster_metadata` log as `kafka-dump-log.sh
   --cluster-metadata-decoder` prints it in 4.x (§4.1-4.2), the same log on every node."""
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Iterable
 from state_machine import events as E
 from state_machine.events import Event
 
-KAFKA_VERSION = "2.4.1"
+VERSIONS = ("2.4.1", "3.9.2")   # format families C (1.1-2.5) and G (3.5-3.9)
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
@@ -45,7 +46,10 @@ def _list(xs) -> str:
 class Renderer:
     """Feed events in seq order; `files()` gives {relative path: text}."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: str = "2.4.1") -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
+        self.g = version == "3.9.2"   # family G: 3.5-3.9
         self.out: dict[str, io.StringIO] = defaultdict(io.StringIO)
         self.assignment: dict[tuple[str, int], list[int]] = {}
         self.controller: tuple[int, int] = (1, 1)   # (id, epoch)
@@ -84,8 +88,14 @@ class Renderer:
                 self._ctl(e, f"Shutting down broker {b}")
         elif t in (E.TOPIC_CREATION, E.PARTITION_CREATION):
             self.assignment[key] = list(e.replicas)
-            self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
-                         f"[Map({tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=))]")
+            assignment = f"{tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=)"
+            if self.g:   # 2.8+: the assignment carries the topic id
+                topic_id = base64.urlsafe_b64encode(hashlib.sha1(e.topic.encode()).digest()[:16]).decode().rstrip("=")
+                self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
+                             f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({topic_id}),Map({assignment})))]")
+            else:
+                self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
+                             f"[Map({assignment})]")
         elif t == E.TOPIC_DELETION:
             self._ctl(e, f"Starting topic deletion for topics {e.topic}")   # KafkaController.processTopicDeletion
         elif t == E.REASSIGNMENT_START:
@@ -108,12 +118,12 @@ class Renderer:
             if e.to_state == "NewPartition":
                 self.assignment[key] = list(e.replicas or self.assignment.get(key, []))
                 self._sc(e, f"Changed partition {tp} state from {e.from_state} to NewPartition with assigned replicas "
-                            f"{_ints(self.assignment[key])}")
+                            f"{_ints(self.assignment[key])}", "INFO" if self.g else "TRACE")
             elif e.to_state == "OnlinePartition" and e.leader is not None:
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {tp} from {e.from_state} to OnlinePartition with state "
-                            f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=List({_list(e.isr)}), zkVersion={zk})")
+                            f"{self._leader_and_isr(e, zk)}", "INFO" if self.g else "TRACE")
             else:
                 self._sc(e, f"Changed partition {tp} state from {e.from_state} to {e.to_state}")
         elif t == E.REPLICA_STATE_CHANGE:
@@ -123,17 +133,22 @@ class Renderer:
             self.zk_version[key] = zk + 1
             epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
             replicas = e.replicas or self.assignment.get(key, [])
-            value = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
-                     f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], zkVersion={zk}, "
-                     f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false)")
+            head = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
+                    f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], ")
+            tail = f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false"
+            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(self._recovering(e))})" if self.g
+                     else head + f"zkVersion={zk}, {tail})")
             # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
             to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
             self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
         elif t == E.ISR_CHANGE:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
-            self._write(e.leader, "server.log", e.event_time_ms, "INFO", f"[Partition {tp} broker={e.leader}] "
-                        f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]", PARTITION)
+            # 2.4: the leader's own ZK write; 3.x: AlterPartition's answer ("" or " (under-min-isr)" between).
+            message = (f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
+                       else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
+            self._write(e.leader, "server.log", e.event_time_ms, "INFO", f"[Partition {tp} broker={e.leader}] {message}",
+                        PARTITION)
         elif t == E.STATE_CHANGE_FAILED:
             cid, epoch = self.controller
             if e.replica is not None:
@@ -145,12 +160,26 @@ class Renderer:
         else:
             self.skipped[t] += 1   # no 2.4 line says it (e.g. a ConfigChange to false)
 
+    @staticmethod
+    def _recovering(e: Event) -> bool:
+        return e.leader_recovery_state == "RECOVERING"
+
+    def _leader_and_isr(self, e: Event, zk: int) -> str:
+        """LeaderAndIsr.toString: family C, or G with the ISR's broker epochs (-1: not known
+        to the controller's ZK write) and the recovery state."""
+        if not self.g:
+            return f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=List({_list(e.isr)}), zkVersion={zk})"
+        isr = ", ".join(f"BrokerState(brokerId={b}, brokerEpoch=-1)" for b in e.isr)
+        recovery = "RECOVERING" if self._recovering(e) else "RECOVERED"
+        return (f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isrWithBrokerEpoch=List({isr}), "
+                f"leaderRecoveryState={recovery}, partitionEpoch={zk})")
+
     def files(self) -> dict[str, str]:
         return {k: v.getvalue() for k, v in self.out.items()}
 
 
-def render(events: Iterable[Event], out_dir: str | Path) -> dict[str, int]:
-    r = Renderer()
+def render(events: Iterable[Event], out_dir: str | Path, version: str = "2.4.1") -> dict[str, int]:
+    r = Renderer(version)
     for e in events:
         r.feed(e)
     out_dir = Path(out_dir)

@@ -1,7 +1,8 @@
 """Property: a simulated history written as a Kafka cluster's files audits, through the
 parsers and the local ingest, the same as its canonical events do.
 
-ZooKeeper mode: the logs of a 2.4 cluster (ingest.render.render).
+ZooKeeper mode: the logs of a cluster of 2.4.1 or of 3.9.2 (ingest.render.render), replayed
+in the era each belongs to.
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
 infers what is missing), with and without injected faults: nothing is quarantined, the
@@ -27,7 +28,7 @@ from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
 
-ERA = resolve_era("2.4")   # the era ingest.render.render writes
+ZK_RELEASES = st.sampled_from([("2.4.1", "2.4"), ("3.9.2", "3.x")])   # what render writes, its era
 KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
@@ -59,10 +60,11 @@ def assert_round_trip(cfg: SimConfig, write, era) -> None:
 
 
 @PROFILE
-@given(shape=shapes, faults=faults)
-def test_rendered_logs_audit_like_their_canonical_events(shape, faults):
-    assert_round_trip(SimConfig(cluster="gen", era="2.4", faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
-                      render, ERA)
+@given(shape=shapes, faults=faults, release=ZK_RELEASES)
+def test_rendered_logs_audit_like_their_canonical_events(shape, faults, release):
+    version, era = release
+    assert_round_trip(SimConfig(cluster="gen", era=era, faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
+                      lambda events, d: render(events, d, version), resolve_era(era))
 
 
 @PROFILE
