@@ -31,11 +31,12 @@ def read_text_lines(path: str) -> list[str]:
 
 
 def _first_of_epoch(row: dict) -> tuple:
-    """Which line of a Raft epoch places its ControllerFailover: a controller.log line (no
-    offset) before any batch, then the lowest offset, the clock, file and line (the Spark
-    job's min over the same struct, nulls first)."""
-    return tuple(_NULL_FIRST if row[c] is None else row[c]
-                 for c in ("source_offset", "order_ts", "file", "line", "order_epoch", "file_rank"))
+    """Which line of a Raft epoch places its ControllerFailover: the epoch's first batch in
+    the metadata log (exactly where its records start), else a KRaft controller.log line that
+    names it; then the clock, file and line (the Spark job's min over the same struct)."""
+    offset = row["source_offset"]
+    return (offset is None, offset or 0, *(_NULL_FIRST if row[c] is None else row[c]
+                                           for c in ("order_ts", "file", "line", "order_epoch", "file_rank")))
 
 
 def order_key(row: dict) -> tuple:

@@ -494,7 +494,7 @@ def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list
 
 def _raft_failovers(facts: DataFrame) -> DataFrame:
     """One ControllerFailover per Raft epoch of a KRaft metadata log (batch headers carry
-    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch, or at a
+    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch, else at a
     KRaft controller.log line that names it. The controller is the leader the log's
     LeaderChange record (at its batch's offset) or that line names (ingest.local alike)."""
     raft = facts.where(F.get_json_object("fact", "$.fact") == "raft_epoch")
@@ -508,7 +508,8 @@ def _raft_failovers(facts: DataFrame) -> DataFrame:
         F.get_json_object("fact", "$.leader").cast("int").alias("controller_id"),
         F.get_json_object("fact", "$.base_offset").cast("long").alias("source_offset"))
     first = epochs.join(leader_changes, ["cluster", "source_offset"], "left").groupBy("cluster", "controller_epoch").agg(
-        F.min(F.struct("source_offset", "order_ts", "file", "line", "order_epoch", "file_rank")).alias("m"),
+        F.min(F.struct(F.col("source_offset").isNull().alias("from_log"), "source_offset", "order_ts", "file", "line",
+                       "order_epoch", "file_rank")).alias("m"),
         F.max(F.greatest("controller_id", "named")).alias("controller_id"))
     return first.select(
         "cluster", "controller_epoch", "controller_id", F.lit("ControllerFailover").alias("event_type"),

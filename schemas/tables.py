@@ -20,7 +20,8 @@ PARTITION_TIMELINE = KEY + (
     Field("leader_epoch", "int", False, "Leader epoch (-1 before the first election)."),
     Field("isr", "array<int>", False, "In-sync replicas in recorded order."),
     Field("replicas", "array<int>", False, "Assigned replicas (AR) in order; OAR + RAR during a reassignment."),
-    Field("controller_epoch", "int", True, "Epoch of the controller that wrote the leader/ISR."),
+    Field("controller_epoch", "int", True, "Epoch of the controller that wrote the leader/ISR (KRaft: the Raft epoch "
+                                           "of the record, null only before the first epoch is known)."),
     Field("election", "string", True, "initial, offline, unclean, reassign, preferred, controlled_shutdown, noop, or null."),
     Field("source", "string", False, "Provenance of the causing event: file:line, file@offset or seq:N."),
     Field("inferred", "boolean", False, "True when no record showed this change and the replay inferred it."),

@@ -985,6 +985,7 @@ class PartitionReplay:
     def on_partition_record(self, record: Event) -> None:
         if self._is_stale(record) or self._epoch_regressed(record):
             return
+        self._kraft_writer(record)
         self.replicas = tuple(record.replicas or ())
         self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         isr = tuple(record.isr or ())
@@ -999,6 +1000,11 @@ class PartitionReplay:
         self._note_recorded(record)
         self._emit(record, ElectionKind.initial if first and self.leader >= 0 else None, False)
 
+    def _kraft_writer(self, record: Event) -> None:
+        # The controller epoch of a metadata record: its own, else the Raft epoch in effect
+        # (a dump's records carry none; each epoch's ControllerFailover sits at its first batch).
+        self.write_controller_epoch = record.controller_epoch if record.controller_epoch is not None else self.controller_epoch
+
     def on_partition_change_record(self, record: Event) -> None:
         """PARTITION_CHANGE_RECORD: absent fields unchanged; partitionEpoch + 1; leaderEpoch
         + 1 iff the leader field is present (-2 / null = no leader change)."""
@@ -1006,6 +1012,7 @@ class PartitionReplay:
             return
         if self.state is P.NonExistentPartition:
             return
+        self._kraft_writer(record)
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
         isr = tuple(record.isr) if record.isr is not None else self.isr
         leader_present = record.leader is not None and record.leader != NO_LEADER_CHANGE

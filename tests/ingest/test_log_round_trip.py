@@ -74,19 +74,34 @@ def test_rendered_metadata_dumps_audit_like_their_canonical_events(shape, faults
                       render_kraft, KRAFT)
 
 
+def _log4j_time(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S,") + f"{ms % 1000:03d}"
+
+
 def test_a_metadata_dump_and_a_controller_log_interleave_by_the_clock(tmp_path):
     """A dump's records have no log4j envelope; their timestamps are the dump's clock, so a
-    KRaft controller's log line written between two records is ordered between them."""
-    events, _ = simulate(SimConfig(cluster="k", era="kraft", steps=40, seed=4))
+    KRaft controller's log line written between two records is ordered between them. A Raft
+    epoch's ControllerFailover sits at the epoch's first batch even when a controller's line
+    announced the epoch earlier (another node's clock), so every record of the epoch, and no
+    other, replays under it: the timelines carry the epoch the canonical events give."""
+    events, _ = simulate(SimConfig(cluster="k", era="kraft", steps=40, seed=5))
     render_kraft(events, tmp_path)
+    failovers = [e for e in events if e.event_type == "ControllerFailover"]
+    assert [e.controller_epoch for e in failovers] == [1, 2, 3, 4]
     middle = sorted(e.event_time_ms for e in events)[len(events) // 2]
-    stamp = datetime.fromtimestamp(middle / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S,") + f"{middle % 1000:03d}"
     (tmp_path / "broker-1" / "controller.log").write_text(
-        f"[{stamp}] INFO [QuorumController id=1] UNCLEAN partition change for t1-0 with topic ID AAAAAAAAAAAAAAAAAAAAAA: "
-        "isr: [] -> [3], leader: -1 -> 3, leaderRecoveryState: RECOVERED -> RECOVERING "
+        f"[{_log4j_time(failovers[1].event_time_ms - 5)}] INFO [QuorumController id=1] In the new epoch 2, the leader is 1. "
+        "(org.apache.kafka.controller.QuorumController)\n"
+        f"[{_log4j_time(middle)}] INFO [QuorumController id=1] UNCLEAN partition change for t1-0 with topic ID "
+        "AAAAAAAAAAAAAAAAAAAAAA: isr: [] -> [3], leader: -1 -> 3, leaderRecoveryState: RECOVERED -> RECOVERING "
         "(org.apache.kafka.controller.ReplicationControlManager)\n")
     ingested = ingest_files(log_files(tmp_path), "k")
     times = [e.event_time_ms for e in ingested.events if e.event_time_ms is not None]
     assert times == sorted(times)
     logged = [e.seq for e in ingested.events if e.event_type == "UncleanElectionLogged"]
     assert logged and 0 < logged[0] < len(ingested.events) - 1
+    second = next(e for e in ingested.events if e.event_type == "ControllerFailover" and e.controller_epoch == 2)
+    assert (second.controller_id, second.source_offset is not None) == (1, True)
+    replayed = replay_cluster("k", [e for e in ingested.events if e.event_type != "UncleanElectionLogged"], KRAFT)
+    assert timelines(replayed) == timelines(replay_cluster("k", events, KRAFT))
+    assert all(row.controller_epoch is not None for r in replayed.values() for row in r.timeline)

@@ -23,12 +23,16 @@ CLUSTERS = ("gen-a", "gen-b", "gen-k")
 @pytest.fixture(scope="module")
 def clusters(tmp_path_factory):
     """Two ZooKeeper clusters' 2.4 logs and a KRaft cluster's metadata-log dumps (three nodes,
-    one log: every record is in three files and replayed once)."""
+    one log: every record is in three files and replayed once), with a controller.log line that
+    announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch)."""
     root = tmp_path_factory.mktemp("logs")
     for name, seed, era, write in (("gen-a", 5, "2.4", render), ("gen-b", 6, "2.4", render),
                                    ("gen-k", 7, "kraft", render_kraft)):
         events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed))
         write(events, root / name)
+    (root / "gen-k" / "broker-2" / "controller.log").write_text(
+        "[2023-11-14 22:13:23,000] INFO [QuorumController id=2] In the new epoch 2, the leader is 4. "
+        "(org.apache.kafka.controller.QuorumController)\n")
     return root
 
 
