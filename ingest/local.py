@@ -98,7 +98,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 rows.append(row)
                 kraft = kraft or row.get("source_offset") is not None
     seen, unique = set(), []
-    for row in rows:
+    for row in sorted(rows, key=order_key):   # of several copies, the first in recorded order is kept
         topic_id = row.pop("topic_id", None)
         if row.get("topic") is None and topic_id is not None:
             row["topic"] = names.get(topic_id, topic_id)

@@ -23,6 +23,7 @@ import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
+from pyspark.sql.window import Window
 
 from ingest.lines import CROSS_FILE_ORDER
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
@@ -456,10 +457,10 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
     # replays the record; the diff (with its leader epoch) names the one election they all saw.
     unclean = (F.col("event_type") == "UncleanElectionLogged") & F.col("detail").isNotNull()
     logged = logged.where(~unclean).unionByName(
-        logged.where(unclean).dropDuplicates(["cluster", "topic", "partition", "leader", "detail"]))
+        _first_in_order(logged.where(unclean), ["cluster", "topic", "partition", "leader", "detail"]))
     # The same metadata record in several nodes' dumps: replayed once.
     from_log = logged.where(F.col("source_offset").isNotNull())
-    deduped = from_log.dropDuplicates(["cluster", "source_offset", "event_type"])
+    deduped = _first_in_order(from_log, ["cluster", "source_offset", "event_type"])
     logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped).unionByName(
         _raft_failovers(facts), allowMissingColumns=True)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
@@ -470,6 +471,13 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
     numbered = _number_within_cluster(spark, ordered, cached)
     logged.unpersist()   # the numbered, sorted rows are kept now
     return numbered, int(dup_counts)
+
+
+def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:
+    """One row per key, the first in recorded order (CROSS_FILE_ORDER): which node's copy of a
+    record is kept, and so its provenance, is pinned, and is the one ingest.local keeps."""
+    first = Window.partitionBy(*keys).orderBy(*(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
+    return df.withColumn("_rank", F.row_number().over(first)).where(F.col("_rank") == 1).drop("_rank")
 
 
 def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list[DataFrame]) -> DataFrame:

@@ -105,3 +105,14 @@ def test_a_metadata_dump_and_a_controller_log_interleave_by_the_clock(tmp_path):
     replayed = replay_cluster("k", [e for e in ingested.events if e.event_type != "UncleanElectionLogged"], KRAFT)
     assert timelines(replayed) == timelines(replay_cluster("k", events, KRAFT))
     assert all(row.controller_epoch is not None for r in replayed.values() for row in r.timeline)
+
+
+def test_of_several_nodes_copies_of_a_record_the_first_in_recorded_order_is_kept(tmp_path):
+    """Nodes 9, 10 and 11 hold the same metadata log; their dumps tie on the clock, so the
+    recording broker decides: node 9's copy, though broker-10/ sorts first by name."""
+    events, _ = simulate(SimConfig(cluster="k", era="kraft", steps=30, seed=6))
+    render_kraft(events, tmp_path, nodes=(9, 10, 11))
+    ingested = ingest_files(log_files(tmp_path), "k")
+    records = [e for e in ingested.events if e.source_offset is not None and e.event_type != "ControllerFailover"]
+    assert records and {e.recording_broker for e in records} == {9}
+    assert all("/broker-9/" in e.source_file for e in records)

@@ -23,18 +23,19 @@ CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k")
 @pytest.fixture(scope="module")
 def clusters(tmp_path_factory):
     """Two ZooKeeper clusters' 2.4.1 logs, a third's 3.9.2 logs at INFO, and a KRaft cluster's
-    metadata-log dumps (three nodes, one log: every record is in three files and replayed once),
-    with a controller.log line that announces Raft epoch 2 before its first batch (a
-    ControllerFailover placed at the batch)."""
+    metadata-log dumps (nodes 9, 10 and 11, one log: every record is in three files and replayed
+    once, node 9's copy, though broker-10/ sorts first by name), with a controller.log line that
+    announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch)."""
     root = tmp_path_factory.mktemp("logs")
     for name, seed, era, level, write in (("gen-a", 5, "2.4", "trace", render), ("gen-b", 6, "2.4", "trace", render),
                                           ("gen-c", 8, "3.x", "info", lambda ev, d: render(ev, d, "3.9.2")),
-                                          ("gen-k", 7, "kraft", "trace", render_kraft)):
+                                          ("gen-k", 7, "kraft", "trace",
+                                           lambda ev, d: render_kraft(ev, d, nodes=(9, 10, 11)))):
         events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed,
                                        log_level=level))
         write(events, root / name)
-    (root / "gen-k" / "broker-2" / "controller.log").write_text(
-        "[2023-11-14 22:13:23,000] INFO [QuorumController id=2] In the new epoch 2, the leader is 4. "
+    (root / "gen-k" / "broker-10" / "controller.log").write_text(
+        "[2023-11-14 22:13:23,000] INFO [QuorumController id=10] In the new epoch 2, the leader is 4. "
         "(org.apache.kafka.controller.QuorumController)\n")
     return root
 
