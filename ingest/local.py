@@ -30,18 +30,21 @@ def read_text_lines(path: str) -> list[str]:
         return f.read().splitlines()
 
 
+def _nulls_first(row: dict, columns: Iterable[str]) -> tuple:
+    return tuple(_NULL_FIRST if row[c] is None else row[c] for c in columns)
+
+
 def _first_of_epoch(row: dict) -> tuple:
     """Which line of a Raft epoch places its ControllerFailover: the epoch's first batch in
     the metadata log (exactly where its records start), else a KRaft controller.log line that
     names it; then the clock, file and line (the Spark job's min over the same struct)."""
     offset = row["source_offset"]
-    return (offset is None, offset or 0, *(_NULL_FIRST if row[c] is None else row[c]
-                                           for c in ("order_ts", "file", "line", "order_epoch", "file_rank")))
+    return (offset is None, offset or 0, *_nulls_first(row, ("order_ts", "file", "line", "order_epoch", "file_rank")))
 
 
 def order_key(row: dict) -> tuple:
     """CROSS_FILE_ORDER as a sort key (a null sorts first)."""
-    return tuple(_NULL_FIRST if row[c] is None else row[c] for c in CROSS_FILE_ORDER)
+    return _nulls_first(row, CROSS_FILE_ORDER)
 
 
 def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:
@@ -97,8 +100,14 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 sub += 1
                 rows.append(row)
                 kraft = kraft or row.get("source_offset") is not None
+    for offset, leader in leader_changes:
+        if offset in batch_epochs:
+            named.setdefault(batch_epochs[offset], set()).add(leader)
+    for epoch, row in epochs.items():
+        row["controller_id"] = max(named[epoch]) if epoch in named else None
     seen, unique = set(), []
-    for row in sorted(rows, key=order_key):   # of several copies, the first in recorded order is kept
+    # One sort: the events in recorded order; of several copies of one, the first is kept.
+    for row in sorted(rows + list(epochs.values()), key=order_key):
         topic_id = row.pop("topic_id", None)
         if row.get("topic") is None and topic_id is not None:
             row["topic"] = names.get(topic_id, topic_id)
@@ -113,13 +122,6 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 continue
             seen.add(key)
         unique.append(row)
-    for offset, leader in leader_changes:
-        if offset in batch_epochs:
-            named.setdefault(batch_epochs[offset], set()).add(leader)
-    for epoch, row in epochs.items():
-        row["controller_id"] = max(named[epoch]) if epoch in named else None
-    unique.extend(epochs.values())
-    unique.sort(key=order_key)
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]

@@ -43,6 +43,15 @@ def _list(xs) -> str:
     return ", ".join(str(x) for x in xs)
 
 
+def _uuid(name: str) -> str:
+    """A stable Kafka Uuid for `name`, as Uuid.toString prints it: 22 url-safe base64 chars."""
+    return base64.urlsafe_b64encode(hashlib.sha1(name.encode()).digest()[:16]).decode().rstrip("=")
+
+
+def _recovering(e: Event) -> bool:
+    return e.leader_recovery_state == "RECOVERING"
+
+
 class Renderer:
     """Feed events in seq order; `files()` gives {relative path: text}."""
 
@@ -90,9 +99,8 @@ class Renderer:
             self.assignment[key] = list(e.replicas)
             assignment = f"{tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=)"
             if self.g:   # 2.8+: the assignment carries the topic id
-                topic_id = base64.urlsafe_b64encode(hashlib.sha1(e.topic.encode()).digest()[:16]).decode().rstrip("=")
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
-                             f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({topic_id}),Map({assignment})))]")
+                             f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({_uuid(e.topic)}),Map({assignment})))]")
             else:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                              f"[Map({assignment})]")
@@ -136,7 +144,7 @@ class Renderer:
             head = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
                     f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], ")
             tail = f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false"
-            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(self._recovering(e))})" if self.g
+            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(_recovering(e))})" if self.g
                      else head + f"zkVersion={zk}, {tail})")
             # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
             to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
@@ -160,17 +168,13 @@ class Renderer:
         else:
             self.skipped[t] += 1   # no 2.4 line says it (e.g. a ConfigChange to false)
 
-    @staticmethod
-    def _recovering(e: Event) -> bool:
-        return e.leader_recovery_state == "RECOVERING"
-
     def _leader_and_isr(self, e: Event, zk: int) -> str:
         """LeaderAndIsr.toString: family C, or G with the ISR's broker epochs (-1: not known
         to the controller's ZK write) and the recovery state."""
         if not self.g:
             return f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=List({_list(e.isr)}), zkVersion={zk})"
         isr = ", ".join(f"BrokerState(brokerId={b}, brokerEpoch=-1)" for b in e.isr)
-        recovery = "RECOVERING" if self._recovering(e) else "RECOVERED"
+        recovery = "RECOVERING" if _recovering(e) else "RECOVERED"
         return (f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isrWithBrokerEpoch=List({isr}), "
                 f"leaderRecoveryState={recovery}, partitionEpoch={zk})")
 
@@ -203,12 +207,7 @@ class MetadataDumpRenderer:
         self.epoch, self.leader = 0, None
         self.topic_ids: dict[str, str] = {}
         self.created: dict[str, int] = defaultdict(int)   # topic -> incarnations (a new id each)
-        self.broker_epochs: dict[int, int] = {}
         self.skipped: dict[str, int] = defaultdict(int)
-
-    def _topic_id(self, topic: str) -> str:
-        digest = hashlib.sha1(f"{topic}/{self.created[topic]}".encode()).digest()[:16]
-        return base64.urlsafe_b64encode(digest).decode().rstrip("=")   # Uuid.toString: 22 url-safe chars
 
     def _batch(self, ms: int, epoch: int, bodies: list[str], control: bool = False) -> None:
         size = 61 + sum(len(b) for b in bodies)   # the v2 batch header, then the records
@@ -229,8 +228,7 @@ class MetadataDumpRenderer:
         return "payload: " + json.dumps({"type": rtype, "version": version, "data": data}, separators=(",", ":"))
 
     def _broker_change(self, broker: int, **change) -> str:
-        epoch = self.broker_epochs.setdefault(broker, 10 + broker)
-        return self._record("BROKER_REGISTRATION_CHANGE_RECORD", 0, {"brokerId": broker, "brokerEpoch": epoch, **change})
+        return self._record("BROKER_REGISTRATION_CHANGE_RECORD", 0, {"brokerId": broker, "brokerEpoch": 10 + broker, **change})
 
     def feed(self, e: Event) -> None:
         t = e.event_type
@@ -252,12 +250,12 @@ class MetadataDumpRenderer:
         elif t == E.PARTITION_RECORD:
             if e.topic not in self.topic_ids:
                 self.created[e.topic] += 1
-                self.topic_ids[e.topic] = self._topic_id(e.topic)
+                self.topic_ids[e.topic] = _uuid(f"{e.topic}/{self.created[e.topic]}")   # each incarnation its own
                 records.append(self._record("TOPIC_RECORD", 0, {"name": e.topic, "topicId": self.topic_ids[e.topic]}))
             data = {"partitionId": e.partition, "topicId": self.topic_ids[e.topic], "replicas": list(e.replicas),
                     "isr": list(e.isr), "removingReplicas": [], "addingReplicas": [], "leader": e.leader,
                     "leaderEpoch": e.leader_epoch, "partitionEpoch": e.zk_version or 0}
-            if e.leader_recovery_state == "RECOVERING":
+            if _recovering(e):
                 data["leaderRecoveryState"] = 1
             records.append(self._record("PARTITION_RECORD", 2, data))
         elif t == E.PARTITION_CHANGE_RECORD:
@@ -266,7 +264,7 @@ class MetadataDumpRenderer:
                 if value is not None:
                     data[name] = list(value) if isinstance(value, (list, tuple)) else value
             if e.leader_recovery_state is not None:
-                data["leaderRecoveryState"] = 1 if e.leader_recovery_state == "RECOVERING" else 0
+                data["leaderRecoveryState"] = int(_recovering(e))
             records.append(self._record("PARTITION_CHANGE_RECORD", 2, data))
         elif t == E.REMOVE_TOPIC_RECORD:
             records.append(self._record("REMOVE_TOPIC_RECORD", 0, {"topicId": self.topic_ids.pop(e.topic)}))

@@ -635,7 +635,7 @@ class PartitionReplay:
         self.leader, self.isr = leader, isr
         self.leader_epoch = epoch if epoch is not None else self.leader_epoch + 1
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
-        self.write_controller_epoch = record.controller_epoch if record.controller_epoch is not None else self.controller_epoch
+        self._note_writer(record)
         if record.leader_recovery_state:
             self.leader_recovery_state = record.leader_recovery_state
         self._note_recorded(record)
@@ -985,7 +985,7 @@ class PartitionReplay:
     def on_partition_record(self, record: Event) -> None:
         if self._is_stale(record) or self._epoch_regressed(record):
             return
-        self._kraft_writer(record)
+        self._note_writer(record)
         self.replicas = tuple(record.replicas or ())
         self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         isr = tuple(record.isr or ())
@@ -1000,9 +1000,10 @@ class PartitionReplay:
         self._note_recorded(record)
         self._emit(record, ElectionKind.initial if first and self.leader >= 0 else None, False)
 
-    def _kraft_writer(self, record: Event) -> None:
-        # The controller epoch of a metadata record: its own, else the Raft epoch in effect
-        # (a dump's records carry none; each epoch's ControllerFailover sits at its first batch).
+    def _note_writer(self, record: Event) -> None:
+        # The controller epoch that wrote a recorded leader/ISR: the record's own, else the one in
+        # effect (a KRaft dump's records carry none; each Raft epoch's ControllerFailover sits
+        # at its first batch).
         self.write_controller_epoch = record.controller_epoch if record.controller_epoch is not None else self.controller_epoch
 
     def on_partition_change_record(self, record: Event) -> None:
@@ -1012,7 +1013,7 @@ class PartitionReplay:
             return
         if self.state is P.NonExistentPartition:
             return
-        self._kraft_writer(record)
+        self._note_writer(record)
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
         isr = tuple(record.isr) if record.isr is not None else self.isr
         leader_present = record.leader is not None and record.leader != NO_LEADER_CHANGE

@@ -16,13 +16,13 @@ is not among the faults: a Raft log's batch epochs never decrease, so no dump ca
 from __future__ import annotations
 
 import tempfile
-from datetime import datetime, timezone
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from histories import shapes
 from ingest.local import ingest_files, log_files
+from ingest.render import _ts as log4j_time
 from ingest.render import render, render_kraft
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
@@ -74,10 +74,6 @@ def test_rendered_metadata_dumps_audit_like_their_canonical_events(shape, faults
                       render_kraft, KRAFT)
 
 
-def _log4j_time(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S,") + f"{ms % 1000:03d}"
-
-
 def test_a_metadata_dump_and_a_controller_log_interleave_by_the_clock(tmp_path):
     """A dump's records have no log4j envelope; their timestamps are the dump's clock, so a
     KRaft controller's log line written between two records is ordered between them. A Raft
@@ -90,9 +86,9 @@ def test_a_metadata_dump_and_a_controller_log_interleave_by_the_clock(tmp_path):
     assert [e.controller_epoch for e in failovers] == [1, 2, 3, 4]
     middle = sorted(e.event_time_ms for e in events)[len(events) // 2]
     (tmp_path / "broker-1" / "controller.log").write_text(
-        f"[{_log4j_time(failovers[1].event_time_ms - 5)}] INFO [QuorumController id=1] In the new epoch 2, the leader is 1. "
+        f"[{log4j_time(failovers[1].event_time_ms - 5)}] INFO [QuorumController id=1] In the new epoch 2, the leader is 1. "
         "(org.apache.kafka.controller.QuorumController)\n"
-        f"[{_log4j_time(middle)}] INFO [QuorumController id=1] UNCLEAN partition change for t1-0 with topic ID "
+        f"[{log4j_time(middle)}] INFO [QuorumController id=1] UNCLEAN partition change for t1-0 with topic ID "
         "AAAAAAAAAAAAAAAAAAAAAA: isr: [] -> [3], leader: -1 -> 3, leaderRecoveryState: RECOVERED -> RECOVERING "
         "(org.apache.kafka.controller.ReplicationControlManager)\n")
     ingested = ingest_files(log_files(tmp_path), "k")
