@@ -153,7 +153,7 @@ class PartitionReplay:
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "pending", "_rows", "_open_row", "_replica_rows", "_violations", "events_replayed", "_handlers", "observer",
+        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_replica_rows", "_violations", "events_replayed", "_handlers", "observer",
         "__dict__",
     )
 
@@ -192,6 +192,12 @@ class PartitionReplay:
         self.unclean_logged: list[Event] = []
         self.last_unclean_violation: int | None = None
         self.last_unclean_leader: int | None = None
+        # The replica whose ISR removal a LeaderAndIsr write just claimed: its own
+        # OfflineReplica line, if it follows, records the same removal, not a second one.
+        self.isr_removed_by_write: int | None = None
+        # The open row is an election whose line named the leader alone (ZK <= 1.0): its ISR
+        # and leader epoch wait for the LeaderAndIsr request the controller logs next.
+        self.isr_unrecorded = False
         # Work in progress and output.
         self.pending: list[Step] = []
         self._rows: list[TimelineRow] = []
@@ -246,6 +252,7 @@ class PartitionReplay:
             seq, ts = -1, None
         state = self.state._value_
         row = self._open_row
+        self.isr_unrecorded = False
         if row is not None:
             opened = row[1]
             if ts is not None and opened is not None and ts < opened:
@@ -575,8 +582,10 @@ class PartitionReplay:
         new_isr = tuple(x for x in self.isr if x != r)
         if not new_isr:
             policy = self.era.last_isr_member
+            # A setting no event showed is the broker's default, as the selector takes it too.
+            allowed = self.unclean_allowed(cause if inferred else None)
             keep = policy == "keep" or (policy == "keep_if_unclean_disabled"
-                                        and self.unclean_allowed(cause if inferred else None) is False)
+                                        and (self.era.unclean_default if allowed is None else allowed) is False)
             if keep:
                 new_isr = self.isr
         new_leader = NO_LEADER if r == self.leader else self.leader
@@ -605,7 +614,8 @@ class PartitionReplay:
         """A recorded leader/ISR that a controller decided: check it against the state
         before it and against `expected` (the selector's outcome, if known); apply it."""
         leader = record.leader
-        isr = tuple(record.isr) if record.isr is not None else self.isr
+        isr_recorded = record.isr is not None
+        isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, expected)
         epoch = record.leader_epoch
         prev_isr, prev_leader = self.isr, self.leader
         changed_leader = leader != prev_leader and leader >= 0
@@ -627,11 +637,12 @@ class PartitionReplay:
             self.last_unclean_violation = len(self._violations) - 1
             self.last_unclean_leader = leader
             self.unclean_logged = []
-        elif leader >= 0 and leader not in isr:
+        elif isr_recorded and leader >= 0 and leader not in isr:
             self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
         elif changed_leader:
             self._check_selector(record, leader, kind, expected)
-        self._check_membership(record, leader, isr)
+        if isr_recorded:
+            self._check_membership(record, leader, isr)
         self.leader, self.isr = leader, isr
         self.leader_epoch = epoch if epoch is not None else self.leader_epoch + 1
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
@@ -648,6 +659,18 @@ class PartitionReplay:
         else:
             election = kind if kind in (ElectionKind.initial,) else None
         self._emit(record, election, False)
+        self.isr_unrecorded = not isr_recorded
+
+    def _unrecorded_isr(self, leader: int, expected) -> tuple[int, ...]:
+        """The ISR of an election whose line names the leader alone (ZK 0.8-1.0 `... to
+        OnlinePartition with leader L`; the LeaderAndIsr request logged next carries the ISR):
+        the era's selector's, when it elects that leader; else the ISR as it stands if it holds
+        the leader, else the leader alone (as an unclean election leaves it). No check reads it."""
+        if type(expected) is DeferredSelection:
+            expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
+        if isinstance(expected, Election) and expected.leader == leader:
+            return tuple(expected.isr)
+        return self.isr if leader in self.isr else (leader,)
 
     def _check_selector(self, record: Event, leader: int, kind: ElectionKind | None, expected) -> None:
         if not self.liveness_known:
@@ -818,6 +841,10 @@ class PartitionReplay:
             self._violate("ILLEGAL_REPLICA_TRANSITION", record, None,
                           f"replica {r}: {previous.value} -> {target.value} is not a valid transition in era "
                           f"{self.era.name} (valid previous states: {valid})", ())
+        if r == self.isr_removed_by_write:
+            self.isr_removed_by_write = None
+            if target is R.OfflineReplica and self.replica_states.get(r) is R.OfflineReplica:
+                return
         self.replica_states[r] = previous
         self._replica_effects(r, target, record, inferred=False)
 
@@ -827,6 +854,9 @@ class PartitionReplay:
         leader = record.leader
         isr = tuple(record.isr) if record.isr is not None else self.isr
         epoch = record.leader_epoch
+        if self.isr_unrecorded and leader == self.leader:
+            self._complete_election(record, isr)
+            return
         if epoch == self.leader_epoch and leader == self.leader:
             if isr != self.isr:  # the ISR a leader changed, echoed by the controller
                 self._leader_isr_update(record, isr)
@@ -858,6 +888,7 @@ class PartitionReplay:
         else:
             if step.op == OP_REPLICA:
                 self._set_replica(step.replica, R.OfflineReplica, record, False)
+                self.isr_removed_by_write = step.replica
             expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
             self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
 
@@ -870,6 +901,23 @@ class PartitionReplay:
         if record.leader is None or epoch is None or epoch <= max(self.leader_epoch, self.recorded_epoch):
             return
         self.on_leader_and_isr(record)
+
+    def _complete_election(self, record: Event, isr: tuple[int, ...]) -> None:
+        """The LeaderAndIsr request after a leader-only election line (ZK <= 1.0) is the same
+        decision: its ISR and leader epoch complete the open row, checked as recorded."""
+        self.isr_unrecorded = False
+        leader = self.leader
+        if leader >= 0 and leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        self._check_membership(record, leader, isr)
+        self.isr = isr
+        if record.leader_epoch is not None:
+            self.leader_epoch = record.leader_epoch
+        if record.zk_version is not None:
+            self.zk_version = record.zk_version
+        self._note_recorded(record)
+        row = self._open_row
+        row[5], row[6] = self.leader_epoch, isr
 
     def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
         leader = self.leader

@@ -645,3 +645,50 @@ def test_an_isr_member_outside_every_assignment_is_still_reported():
                   isr=[1, 2, 3, 4, 5], **C1)
     r = replay("2.4", *specs)
     assert [v.rule for v in r.violations] == ["ISR_NOT_SUBSET_OF_REPLICAS"]
+
+
+# ---- ZK <= 1.0: an election line names the leader alone ("... to OnlinePartition with leader 1");
+# the LeaderAndIsr request the controller logs next carries the ISR and leader epoch.
+OLD_CREATED = (
+    e("ControllerFailover", brokers=[1, 2, 3], **C1),
+    e("TopicCreation", replicas=[1, 2, 3]),
+    e("PartitionStateChange", from_state="NonExistentPartition", to_state="NewPartition", replicas=[1, 2, 3], **C1),
+    e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
+)
+
+
+def test_a_leader_only_election_line_and_its_request_are_one_decision():
+    r = replay("0.11", *OLD_CREATED, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2, 3], zk_version=0, **C1))
+    clean(r)
+    online = [(row.leader, row.leader_epoch, row.isr, row.election, row.seq) for row in r.rows
+              if row.partition_state == "OnlinePartition"]
+    assert online == [(1, 0, (1, 2, 3), "initial", 4)]
+
+
+def test_a_leader_only_election_line_alone_takes_the_selectors_isr_and_is_clean():
+    r = replay("0.11", *OLD_CREATED)
+    clean(r)
+    assert (r.rows[-1].leader, r.rows[-1].leader_epoch, r.rows[-1].isr) == (1, 0, (1, 2, 3))
+
+
+def test_the_request_after_a_leader_only_line_is_checked_as_the_recorded_isr():
+    r = replay("0.11", *OLD_CREATED, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
+    the_one(r, "LEADER_NOT_IN_ISR", "error", r.events[4])
+    assert [(row.leader, row.isr) for row in r.rows if row.partition_state == "OnlinePartition"] == [(1, (2, 3))]
+
+
+def test_an_isr_removal_written_then_logged_as_the_replica_going_offline_bumps_the_epoch_once():
+    # Broker 1, the ISR's last member, fails (0.11: unclean disabled by default, so Kafka keeps it in
+    # the ISR): its removal is the LeaderAndIsr write (epoch 1), then the replica's own line.
+    r = replay("0.11", *BASE[:2],
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, leader_epoch=0,
+                 isr=[1], **C1),
+               e("BrokerFailure", brokers=[1]),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+               e("LeaderAndIsr", leader=-1, leader_epoch=1, isr=[1], **C1),
+               e("ReplicaStateChange", replica=1, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+               e("BrokerStartup", brokers=[1]),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=1, **C1))
+    clean(r)
+    assert [(row.leader, row.leader_epoch, row.isr) for row in r.rows[-3:]] == [(1, 0, (1,)), (-1, 1, (1,)), (1, 2, (1,))]
+    assert r.rp.replica_states[1].value == "OnlineReplica"
