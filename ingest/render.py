@@ -3,9 +3,9 @@ a simulated history with injected faults, written the way real brokers would, mu
 exactly the injected faults. The parsers never call this; it follows Kafka's own format
 strings independently of their regexes.
 
-- `render`: a ZooKeeper cluster's logs as 2.4.1 or 3.9.2 write them (stock log4j layout;
-  spec kafka-log-formats §0 families C and G, §2.3-§2.7, §3; the 3.9.2 forms are those of
-  this project's live captures). Files go where Kafka writes them: the controller's decisions
+- `render`: a ZooKeeper cluster's logs as 1.0.2, 2.4.1 or 3.9.2 write them (stock log4j
+  layout; spec kafka-log-formats §0 families B, C and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
+  are those of this project's live captures). Files go where Kafka writes them: the controller's decisions
   and the inputs it reacted to in its own state-change.log and controller.log, a leader's ISR
   changes in its server.log. Which events there are is the generator's log level.
 - `render_kraft`: a KRaft cluster's `__cluster_metadata` log as `kafka-dump-log.sh
@@ -24,7 +24,7 @@ from typing import Iterable
 from state_machine import events as E
 from state_machine.events import Event
 
-VERSIONS = ("2.4.1", "3.9.2")   # format families C (1.1-2.5) and G (3.5-3.9)
+VERSIONS = ("1.0.2", "2.4.1", "3.9.2")   # format families B (1.0), C (1.1-2.5) and G (3.5-3.9)
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
@@ -59,10 +59,15 @@ class Renderer:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
         self.g = version == "3.9.2"   # family G: 3.5-3.9
+        self.b = version == "1.0.2"   # family B: the old controller's last release, [t,0] in its lines
         self.out: dict[str, io.StringIO] = defaultdict(io.StringIO)
         self.assignment: dict[tuple[str, int], list[int]] = {}
         self.controller: tuple[int, int] = (1, 1)   # (id, epoch)
         self.zk_version: dict[tuple[str, int], int] = defaultdict(int)
+        # 1.0: the ISR last written (its leaders log "Shrinking ISR from A to B", its offline
+        # selector warns of an unclean election) and the live brokers the warning names.
+        self.isr: dict[tuple[str, int], list[int]] = {}
+        self.live: set[int] = set()
         self.skipped: dict[str, int] = defaultdict(int)
 
     def _write(self, broker: int, file: str, ms: int, level: str, message: str, logger: str, extra: str = "") -> None:
@@ -78,13 +83,23 @@ class Renderer:
         self._write(cid, "controller.log", e.event_time_ms, "INFO", f"[Controller id={cid}] {message}", CONTROLLER)
 
     def feed(self, e: Event) -> None:
+        if self.b:
+            self._warn_unclean(e)
+        self._feed(e)
+        if self.b:
+            self._track(e)
+
+    def _feed(self, e: Event) -> None:
         tp = f"{e.topic}-{e.partition}" if e.partition is not None else None
+        # The old controller names a partition as TopicAndPartition, its requests as TopicPartition.
+        ctp = f"[{e.topic},{e.partition}]" if self.b and e.partition is not None else tp
         key = (e.topic, e.partition)
         t = e.event_type
         if t == E.CONTROLLER_FAILOVER:
             self.controller = (e.controller_id, e.controller_epoch)
-            self._ctl(e, f"{e.controller_id} successfully elected as the controller. Epoch incremented to "
-                         f"{e.controller_epoch} and epoch zk version is now {e.controller_epoch}")
+            self._ctl(e, f"{e.controller_id} successfully elected as the controller" if self.b else
+                      f"{e.controller_id} successfully elected as the controller. Epoch incremented to "
+                      f"{e.controller_epoch} and epoch zk version is now {e.controller_epoch}")
             if e.brokers is not None:
                 self._ctl(e, f"Currently active brokers in the cluster: Set({_list(e.brokers)})")
             self._ctl(e, f"Ready to serve as the new controller with epoch {e.controller_epoch}")
@@ -98,7 +113,10 @@ class Renderer:
         elif t in (E.TOPIC_CREATION, E.PARTITION_CREATION):
             self.assignment[key] = list(e.replicas)
             assignment = f"{tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=)"
-            if self.g:   # 2.8+: the assignment carries the topic id
+            if self.b:
+                self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
+                             f"[Map({ctp} -> List({_list(e.replicas)}))]")
+            elif self.g:   # 2.8+: the assignment carries the topic id
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
                              f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({_uuid(e.topic)}),Map({assignment})))]")
             else:
@@ -106,6 +124,10 @@ class Renderer:
                              f"[Map({assignment})]")
         elif t == E.TOPIC_DELETION:
             self._ctl(e, f"Starting topic deletion for topics {e.topic}")   # KafkaController.processTopicDeletion
+        elif t == E.REASSIGNMENT_START and self.b:
+            # Before KIP-455 the controller writes AR = RAR + OAR as a set; the target is what it logs.
+            self.assignment[key] = list(e.replicas) + [r for r in self.assignment.get(key, []) if r not in e.replicas]
+            self._ctl(e, f"Handling reassignment of partition {ctp} to new replicas {_ints(e.replicas)}")
         elif t == E.REASSIGNMENT_START:
             # KIP-455 (2.4): the controller first writes AR = RAR + OAR with the adding/removing sets.
             old = self.assignment.get(key, [])
@@ -116,57 +138,112 @@ class Renderer:
             self._ctl(e, f"Successfully updated assignment of partition {tp} to ReplicaAssignment(replicas="
                          f"{_ints(target + removing)}, addingReplicas={_ints(adding)}, removingReplicas={_ints(removing)})")
         elif t == E.CONFIG_CHANGE and e.config_name == "unclean.leader.election.enable" and \
-                (e.config_value or "").lower() == "true":
+                (e.config_value or "").lower() == "true" and not self.b:   # 2.3+ logs the change
             self._ctl(e, f"Unclean leader election has been enabled for topic {e.topic}" if e.topic
                       else "Unclean leader election has been enabled by default")
+        elif t == E.REPLICA_LEADER_ELECTION and self.b:
+            if (e.election_type or "PREFERRED") == "PREFERRED":   # 2.4 brought admin UNCLEAN elections
+                self._ctl(e, f"Starting preferred replica leader election for partitions {ctp}")
+            else:
+                self.skipped[t] += 1
         elif t == E.REPLICA_LEADER_ELECTION:
             self._ctl(e, f"Starting replica leader election ({e.election_type or 'PREFERRED'}) for partitions {tp} "
                          f"triggered by AdminClientTriggered")
         elif t == E.PARTITION_STATE_CHANGE:
             if e.to_state == "NewPartition":
                 self.assignment[key] = list(e.replicas or self.assignment.get(key, []))
-                self._sc(e, f"Changed partition {tp} state from {e.from_state} to NewPartition with assigned replicas "
+                self._sc(e, f"Changed partition {ctp} state from {e.from_state} to NewPartition with assigned replicas "
                             f"{_ints(self.assignment[key])}", "INFO" if self.g else "TRACE")
+            elif e.to_state == "OnlinePartition" and e.leader is not None and self.b:
+                # 1.0 logs the leader alone; the LeaderAndIsr request it then sends carries the rest.
+                zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
+                self.zk_version[key] = zk + 1
+                self._sc(e, f"Changed partition {ctp} from {e.from_state} to OnlinePartition with leader {e.leader}")
+                self._send_leader_and_isr(e, tp, zk)
             elif e.to_state == "OnlinePartition" and e.leader is not None:
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {tp} from {e.from_state} to OnlinePartition with state "
                             f"{self._leader_and_isr(e, zk)}", "INFO" if self.g else "TRACE")
             else:
-                self._sc(e, f"Changed partition {tp} state from {e.from_state} to {e.to_state}")
+                self._sc(e, f"Changed partition {ctp} state from {e.from_state} to {e.to_state}")
         elif t == E.REPLICA_STATE_CHANGE:
-            self._sc(e, f"Changed state of replica {e.replica} for partition {tp} from {e.from_state} to {e.to_state}")
+            self._sc(e, f"Changed state of replica {e.replica} for partition {ctp} from {e.from_state} to {e.to_state}")
         elif t == E.LEADER_AND_ISR:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
-            epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
-            replicas = e.replicas or self.assignment.get(key, [])
-            head = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
-                    f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], ")
-            tail = f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false"
-            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(_recovering(e))})" if self.g
-                     else head + f"zkVersion={zk}, {tail})")
-            # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
-            to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
-            self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
+            self._send_leader_and_isr(e, tp, zk)
         elif t == E.ISR_CHANGE:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
-            # 2.4: the leader's own ZK write; 3.x: AlterPartition's answer ("" or " (under-min-isr)" between).
-            message = (f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
+            old = self.isr.get(key) or e.isr
+            # 1.0: the leader's INFO proposal (its ZK write, "ISR updated to ...", is TRACE before 2.4);
+            # 2.4: that ZK write; 3.x: AlterPartition's answer ("" or " (under-min-isr)" between).
+            message = (f"{'Expanding' if len(e.isr) > len(old) else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}"
+                       if self.b else f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
                        else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
             self._write(e.leader, "server.log", e.event_time_ms, "INFO", f"[Partition {tp} broker={e.leader}] {message}",
                         PARTITION)
         elif t == E.STATE_CHANGE_FAILED:
             cid, epoch = self.controller
-            if e.replica is not None:
-                msg = (f"Controller {cid} epoch {epoch} initiated state change of replica {e.replica} for partition {tp} "
-                       f"from {e.from_state} to {e.to_state} failed")
+            change = f"from {e.from_state} to {e.to_state}"
+            if self.b:   # the 1.0 prefix replaced the "Controller %d epoch %d" these began with
+                msg = (f"Initiated state change of replica {e.replica} for partition {ctp} {change} failed" if e.replica is not None
+                       else f"Initiated state change for partition {ctp} {change} failed")
+            elif e.replica is not None:
+                msg = f"Controller {cid} epoch {epoch} initiated state change of replica {e.replica} for partition {tp} {change} failed"
             else:
-                msg = f"Controller {cid} epoch {epoch} failed to change state for partition {tp} from {e.from_state} to {e.to_state}"
+                msg = f"Controller {cid} epoch {epoch} failed to change state for partition {tp} {change}"
             self._sc(e, msg, "ERROR", (e.detail + "\n") if e.detail else "")
         else:
             self.skipped[t] += 1   # no 2.4 line says it (e.g. a ConfigChange to false)
+
+    def _send_leader_and_isr(self, e: Event, tp: str, zk: int) -> None:
+        """The controller's LeaderAndIsr request for the partition, as its state-change.log
+        records it: 1.0-2.3 PartitionState, 2.4+ the generated LeaderAndIsrPartitionState."""
+        key = (e.topic, e.partition)
+        epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
+        replicas = e.replicas or self.assignment.get(key, [])
+        if self.b:
+            value = (f"PartitionState(controllerEpoch={epoch}, leader={e.leader}, leaderEpoch={e.leader_epoch}, "
+                     f"isr={_ints(e.isr)}, zkVersion={zk}, replicas={_ints(replicas)}, isNew=false)")
+        else:
+            head = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
+                    f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], ")
+            tail = f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false"
+            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(_recovering(e))})" if self.g
+                     else head + f"zkVersion={zk}, {tail})")
+        # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
+        to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
+        self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
+
+    def _warn_unclean(self, e: Event) -> None:
+        """1.0's offline selector warns when it elects a leader outside the ISR (§3.5): an
+        offline election whose leader is not in the ISR last written."""
+        key = (e.topic, e.partition)
+        if e.event_type == E.PARTITION_STATE_CHANGE and e.to_state == "OnlinePartition" and e.leader is not None \
+                and e.from_state == "OfflinePartition" and key in self.isr and e.leader not in self.isr[key]:
+            live = [r for r in self.assignment.get(key, []) if r in self.live] or [e.leader]
+            self._write(self.controller[0], "controller.log", e.event_time_ms, "WARN",
+                        f"[OfflinePartitionLeaderSelector]: No broker in ISR is alive for [{e.topic},{e.partition}]. "
+                        f"Elect leader {e.leader} from live brokers {_ints(live)}. There's potential data loss.",
+                        "kafka.controller.OfflinePartitionLeaderSelector")
+
+    def _track(self, e: Event) -> None:
+        """1.0: the live brokers and each partition's ISR as `e` leaves them."""
+        t, key = e.event_type, (e.topic, e.partition)
+        if t == E.CONTROLLER_FAILOVER and e.brokers is not None:
+            self.live = set(e.brokers)
+        elif t == E.BROKER_STARTUP:
+            self.live |= set(e.brokers)
+        elif t == E.BROKER_FAILURE:
+            self.live -= set(e.brokers)
+        stale = e.controller_epoch is not None and e.controller_epoch < self.controller[1]   # a zombie's write
+        if e.isr is not None and e.partition is not None and not stale and \
+                t in (E.PARTITION_STATE_CHANGE, E.LEADER_AND_ISR, E.ISR_CHANGE):
+            self.isr[key] = list(e.isr)
+        elif t in (E.TOPIC_CREATION, E.PARTITION_CREATION, E.TOPIC_DELETION) and e.partition is not None:
+            self.isr.pop(key, None)
 
     def _leader_and_isr(self, e: Event, zk: int) -> str:
         """LeaderAndIsr.toString: family C, or G with the ISR's broker epochs (-1: not known

@@ -1,7 +1,7 @@
 """Property: a simulated history written as a Kafka cluster's files audits, through the
 parsers and the local ingest, the same as its canonical events do.
 
-ZooKeeper mode: the logs of a cluster of 2.4.1 or of 3.9.2 (ingest.render.render), replayed
+ZooKeeper mode: the logs of a cluster of 1.0.2, 2.4.1 or 3.9.2 (ingest.render.render), replayed
 in the era each belongs to.
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
@@ -28,7 +28,7 @@ from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
 
-ZK_RELEASES = st.sampled_from([("2.4.1", "2.4"), ("3.9.2", "3.x")])   # what render writes, its era
+ZK_RELEASES = st.sampled_from([("1.0.2", "0.11"), ("2.4.1", "2.4"), ("3.9.2", "3.x")])   # what render writes, its era
 KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
