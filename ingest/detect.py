@@ -20,6 +20,8 @@ class EraChoice(NamedTuple):
     fits: str                # the evidence, e.g. "2.4.0..2.5.1" or "Kafka version: 2.8.1" or "kraft"
     ambiguous: bool          # the fitting releases differ in controller behaviour
     conflicting: bool        # no release fits every line (mixed versions, or a rolling upgrade)
+    low: str | None = None   # the line shapes' range of releases (None: a banner or KRaft decided)
+    high: str | None = None
 
     def explain(self) -> str:
         note = ""
@@ -51,7 +53,7 @@ def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: I
         return None
     text = lambda v: ".".join(map(str, v))  # noqa: E731
     if lo > hi:
-        return EraChoice(text(lo), f"{text(hi)}..{text(lo)} (no single release fits)", True, True)
+        return EraChoice(text(lo), f"{text(hi)}..{text(lo)} (no single release fits)", True, True, text(lo), text(hi))
     low, high = resolve_era(text(lo)), resolve_era(text(hi))
     ambiguous = dict(low.behaviour) != dict(high.behaviour)
-    return EraChoice(text(hi), f"line shapes of {text(lo)}..{text(hi)}", ambiguous, False)
+    return EraChoice(text(hi), f"line shapes of {text(lo)}..{text(hi)}", ambiguous, False, text(lo), text(hi))

@@ -3,8 +3,8 @@ a simulated history with injected faults, written the way real brokers would, mu
 exactly the injected faults. The parsers never call this; it follows Kafka's own format
 strings independently of their regexes.
 
-- `render`: a ZooKeeper cluster's logs as 1.0.2, 2.4.1 or 3.9.2 write them (stock log4j
-  layout; spec kafka-log-formats §0 families B, C and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
+- `render`: a ZooKeeper cluster's logs as 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1 or 3.9.2 write them (stock
+  log4j layout; spec kafka-log-formats §0 families A, B, C and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
   are those of this project's live captures). Files go where Kafka writes them: the controller's decisions
   and the inputs it reacted to in its own state-change.log and controller.log, a leader's ISR
   changes in its server.log. Which events there are is the generator's log level.
@@ -24,10 +24,12 @@ from typing import Iterable
 from state_machine import events as E
 from state_machine.events import Event
 
-VERSIONS = ("1.0.2", "2.4.1", "3.9.2")   # format families B (1.0), C (1.1-2.5) and G (3.5-3.9)
+# Format families (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5), G (3.5-3.9).
+VERSIONS = ("0.8.2.2", "0.10.2.2", "1.0.2", "2.4.1", "3.9.2")
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
+UNCLEAN = "unclean.leader.election.enable"
 
 
 def _ts(ms: int) -> str:
@@ -59,13 +61,17 @@ class Renderer:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
         self.g = version == "3.9.2"   # family G: 3.5-3.9
-        self.b = version == "1.0.2"   # family B: the old controller's last release, [t,0] in its lines
+        self.old = version in ("0.8.2.2", "0.10.2.2", "1.0.2")   # the controller before 1.1's rewrite: [t,0] in its lines
+        self.a = version in ("0.8.2.2", "0.10.2.2")   # family A: no logIdent on state-change lines, listener prefixes
+        self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
+        self.correlation = 0
         self.out: dict[str, io.StringIO] = defaultdict(io.StringIO)
         self.assignment: dict[tuple[str, int], list[int]] = {}
         self.controller: tuple[int, int] = (1, 1)   # (id, epoch)
         self.zk_version: dict[tuple[str, int], int] = defaultdict(int)
-        # 1.0: the ISR last written (its leaders log "Shrinking ISR from A to B", its offline
-        # selector warns of an unclean election) and the live brokers the warning names.
+        # The ISR last written (<= 1.0 leaders log "Shrinking ISR from A to B", the offline
+        # selector warns of an unclean election) and the live brokers (the warning names them,
+        # each logs its config).
         self.isr: dict[tuple[str, int], list[int]] = {}
         self.live: set[int] = set()
         self.skipped: dict[str, int] = defaultdict(int)
@@ -76,33 +82,41 @@ class Renderer:
     def _sc(self, e: Event, message: str, level: str = "TRACE", extra: str = "") -> None:
         cid = e.controller_id if e.controller_id is not None else self.controller[0]
         epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
-        self._write(cid, "state-change.log", e.event_time_ms, level, f"[Controller id={cid} epoch={epoch}] {message}", STATE_CHANGE, extra)
+        body = (f"Controller {cid} epoch {epoch} {message[0].lower()}{message[1:]}" if self.a
+                else f"[Controller id={cid} epoch={epoch}] {message}")
+        self._write(cid, "state-change.log", e.event_time_ms, level, body, STATE_CHANGE, extra)
 
-    def _ctl(self, e: Event, message: str) -> None:
+    def _ctl(self, e: Event, message: str, ident: str | None = None) -> None:
+        """A controller.log line: `ident` is a listener's logIdent (<= 0.10) in place of the controller's."""
         cid = self.controller[0]
-        self._write(cid, "controller.log", e.event_time_ms, "INFO", f"[Controller id={cid}] {message}", CONTROLLER)
+        prefix = ident or (f"[Controller {cid}]: " if self.a else f"[Controller id={cid}] ")
+        self._write(cid, "controller.log", e.event_time_ms, "INFO", prefix + message, CONTROLLER)
 
     def feed(self, e: Event) -> None:
-        if self.b:
+        if self.old:
             self._warn_unclean(e)
         self._feed(e)
-        if self.b:
-            self._track(e)
+        self._track(e)
 
     def _feed(self, e: Event) -> None:
         tp = f"{e.topic}-{e.partition}" if e.partition is not None else None
         # The old controller names a partition as TopicAndPartition, its requests as TopicPartition.
-        ctp = f"[{e.topic},{e.partition}]" if self.b and e.partition is not None else tp
+        ctp = f"[{e.topic},{e.partition}]" if self.old and e.partition is not None else tp
         key = (e.topic, e.partition)
         t = e.event_type
         if t == E.CONTROLLER_FAILOVER:
             self.controller = (e.controller_id, e.controller_epoch)
-            self._ctl(e, f"{e.controller_id} successfully elected as the controller" if self.b else
-                      f"{e.controller_id} successfully elected as the controller. Epoch incremented to "
-                      f"{e.controller_epoch} and epoch zk version is now {e.controller_epoch}")
+            if self.a:   # ZookeeperLeaderElector, to server.log: the controller is the elector's "leader"
+                self._write(e.controller_id, "server.log", e.event_time_ms, "INFO",
+                            f"{e.controller_id} successfully elected as leader", "kafka.server.ZookeeperLeaderElector")
+            else:
+                self._ctl(e, f"{e.controller_id} successfully elected as the controller" if self.old else
+                          f"{e.controller_id} successfully elected as the controller. Epoch incremented to "
+                          f"{e.controller_epoch} and epoch zk version is now {e.controller_epoch}")
             if e.brokers is not None:
                 self._ctl(e, f"Currently active brokers in the cluster: Set({_list(e.brokers)})")
-            self._ctl(e, f"Ready to serve as the new controller with epoch {e.controller_epoch}")
+            self._ctl(e, f"Broker {e.controller_id} is ready to serve as the new controller with epoch {e.controller_epoch}"
+                      if self.a else f"Ready to serve as the new controller with epoch {e.controller_epoch}")
         elif t == E.BROKER_STARTUP:
             self._ctl(e, f"New broker startup callback for {_ints(e.brokers)}")
         elif t == E.BROKER_FAILURE:
@@ -113,9 +127,10 @@ class Renderer:
         elif t in (E.TOPIC_CREATION, E.PARTITION_CREATION):
             self.assignment[key] = list(e.replicas)
             assignment = f"{tp} -> ReplicaAssignment(replicas={_ints(e.replicas)}, addingReplicas=, removingReplicas=)"
-            if self.b:
+            if self.old:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
-                             f"[Map({ctp} -> List({_list(e.replicas)}))]")
+                             f"[Map({ctp} -> List({_list(e.replicas)}))]",
+                          f"[TopicChangeListener on Controller {self.controller[0]}]: " if self.a else None)
             elif self.g:   # 2.8+: the assignment carries the topic id
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
                              f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({_uuid(e.topic)}),Map({assignment})))]")
@@ -123,8 +138,9 @@ class Renderer:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                              f"[Map({assignment})]")
         elif t == E.TOPIC_DELETION:
-            self._ctl(e, f"Starting topic deletion for topics {e.topic}")   # KafkaController.processTopicDeletion
-        elif t == E.REASSIGNMENT_START and self.b:
+            self._ctl(e, f"Starting topic deletion for topics {e.topic}",   # KafkaController.processTopicDeletion
+                      f"[DeleteTopicsListener on {self.controller[0]}]: " if self.a else None)
+        elif t == E.REASSIGNMENT_START and self.old:
             # Before KIP-455 the controller writes AR = RAR + OAR as a set; the target is what it logs.
             self.assignment[key] = list(e.replicas) + [r for r in self.assignment.get(key, []) if r not in e.replicas]
             self._ctl(e, f"Handling reassignment of partition {ctp} to new replicas {_ints(e.replicas)}")
@@ -137,11 +153,24 @@ class Renderer:
             self.assignment[key] = target + removing
             self._ctl(e, f"Successfully updated assignment of partition {tp} to ReplicaAssignment(replicas="
                          f"{_ints(target + removing)}, addingReplicas={_ints(adding)}, removingReplicas={_ints(removing)})")
-        elif t == E.CONFIG_CHANGE and e.config_name == "unclean.leader.election.enable" and \
-                (e.config_value or "").lower() == "true" and not self.b:   # 2.3+ logs the change
+        elif t == E.CONFIG_CHANGE and e.config_name == UNCLEAN and \
+                (e.config_value or "").lower() == "true" and not self.old:   # 2.3+ logs the change
             self._ctl(e, f"Unclean leader election has been enabled for topic {e.topic}" if e.topic
                       else "Unclean leader election has been enabled by default")
-        elif t == E.REPLICA_LEADER_ELECTION and self.b:
+        elif t == E.CONFIG_CHANGE and e.config_name == UNCLEAN and e.topic is None:
+            # The broker-wide setting as every live broker's static config shows it, logged at its
+            # startup (AbstractConfig.logAll 0.9+, VerifiableProperties before): the only line that
+            # says it when it is false.
+            for b in sorted(self.live):
+                if self.v0_8:
+                    for key, value in (("broker.id", b), (UNCLEAN, e.config_value), ("zookeeper.connect", "zk:2181")):
+                        self._write(b, "server.log", e.event_time_ms, "INFO", f"Property {key} is overridden to {value}",
+                                    "kafka.utils.VerifiableProperties")
+                else:
+                    self._write(b, "server.log", e.event_time_ms, "INFO",
+                                f"KafkaConfig values: \n\tbroker.id = {b}\n\t{UNCLEAN} = {e.config_value}\n"
+                                f"\tzookeeper.connect = zk:2181\n", "kafka.server.KafkaConfig")
+        elif t == E.REPLICA_LEADER_ELECTION and self.old:
             if (e.election_type or "PREFERRED") == "PREFERRED":   # 2.4 brought admin UNCLEAN elections
                 self._ctl(e, f"Starting preferred replica leader election for partitions {ctp}")
             else:
@@ -154,7 +183,7 @@ class Renderer:
                 self.assignment[key] = list(e.replicas or self.assignment.get(key, []))
                 self._sc(e, f"Changed partition {ctp} state from {e.from_state} to NewPartition with assigned replicas "
                             f"{_ints(self.assignment[key])}", "INFO" if self.g else "TRACE")
-            elif e.to_state == "OnlinePartition" and e.leader is not None and self.b:
+            elif e.to_state == "OnlinePartition" and e.leader is not None and self.old:
                 # 1.0 logs the leader alone; the LeaderAndIsr request it then sends carries the rest.
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
@@ -177,17 +206,22 @@ class Renderer:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
             old = self.isr.get(key) or e.isr
-            # 1.0: the leader's INFO proposal (its ZK write, "ISR updated to ...", is TRACE before 2.4);
+            # <= 1.0: the leader's INFO proposal (its ZK write, "ISR updated to ...", is TRACE before 2.4);
             # 2.4: that ZK write; 3.x: AlterPartition's answer ("" or " (under-min-isr)" between).
-            message = (f"{'Expanding' if len(e.isr) > len(old) else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}"
-                       if self.b else f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
-                       else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
-            self._write(e.leader, "server.log", e.event_time_ms, "INFO", f"[Partition {tp} broker={e.leader}] {message}",
-                        PARTITION)
+            expanding = len(e.isr) > len(old)
+            if self.a:   # 0.10.2 names the partition [t,0] in a shrink, t-0 in an expansion
+                message = (f"Partition {ctp} on broker {e.leader}: {'Expanding' if expanding else 'Shrinking'} ISR for "
+                           f"partition {tp if expanding and not self.v0_8 else ctp} from {_ints(old)} to {_ints(e.isr)}")
+            else:
+                message = f"[Partition {tp} broker={e.leader}] " + (
+                    f"{'Expanding' if expanding else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}" if self.old
+                    else f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
+                    else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
+            self._write(e.leader, "server.log", e.event_time_ms, "INFO", message, PARTITION)
         elif t == E.STATE_CHANGE_FAILED:
             cid, epoch = self.controller
             change = f"from {e.from_state} to {e.to_state}"
-            if self.b:   # the 1.0 prefix replaced the "Controller %d epoch %d" these began with
+            if self.old:   # _sc's prefix: 1.0's logIdent, or the "Controller %d epoch %d" these began with before
                 msg = (f"Initiated state change of replica {e.replica} for partition {ctp} {change} failed" if e.replica is not None
                        else f"Initiated state change for partition {ctp} {change} failed")
             elif e.replica is not None:
@@ -196,15 +230,19 @@ class Renderer:
                 msg = f"Controller {cid} epoch {epoch} failed to change state for partition {tp} {change}"
             self._sc(e, msg, "ERROR", (e.detail + "\n") if e.detail else "")
         else:
-            self.skipped[t] += 1   # no 2.4 line says it (e.g. a ConfigChange to false)
+            self.skipped[t] += 1   # no line of this release says it (e.g. a topic's ConfigChange to false)
 
     def _send_leader_and_isr(self, e: Event, tp: str, zk: int) -> None:
         """The controller's LeaderAndIsr request for the partition, as its state-change.log
-        records it: 1.0-2.3 PartitionState, 2.4+ the generated LeaderAndIsrPartitionState."""
+        records it: <= 0.11 LeaderIsrAndControllerEpoch, 1.0-2.3 PartitionState, 2.4+ the
+        generated LeaderAndIsrPartitionState."""
         key = (e.topic, e.partition)
         epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
         replicas = e.replicas or self.assignment.get(key, [])
-        if self.b:
+        if self.a:
+            value = f"(Leader:{e.leader},ISR:{_ints(e.isr)},LeaderEpoch:{e.leader_epoch},ControllerEpoch:{epoch})"
+            tp = f"[{e.topic},{e.partition}]"
+        elif self.old:
             value = (f"PartitionState(controllerEpoch={epoch}, leader={e.leader}, leaderEpoch={e.leader_epoch}, "
                      f"isr={_ints(e.isr)}, zkVersion={zk}, replicas={_ints(replicas)}, isNew=false)")
         else:
@@ -215,6 +253,9 @@ class Renderer:
                      else head + f"zkVersion={zk}, {tail})")
         # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
         to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
+        if self.v0_8:
+            self.correlation += 1
+            value += f" with correlationId {self.correlation}"
         self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
 
     def _warn_unclean(self, e: Event) -> None:
@@ -230,7 +271,7 @@ class Renderer:
                         "kafka.controller.OfflinePartitionLeaderSelector")
 
     def _track(self, e: Event) -> None:
-        """1.0: the live brokers and each partition's ISR as `e` leaves them."""
+        """The live brokers and each partition's ISR as `e` leaves them."""
         t, key = e.event_type, (e.topic, e.partition)
         if t == E.CONTROLLER_FAILOVER and e.brokers is not None:
             self.live = set(e.brokers)

@@ -218,6 +218,13 @@ def _kafka_config(m: re.Match, ctx: LineContext) -> list:
     return _config_observed(None, None, m["values"], absent_means_default=False)
 
 
+def _verified_property(m: re.Match, ctx: LineContext) -> list:
+    """0.8's broker config, one line per property set in server.properties: the broker-wide default."""
+    if m["k"] != UNCLEAN:
+        return []
+    return [_event("ConfigObserved", config_name=UNCLEAN, config_value=m["v"])]
+
+
 def _version(m: re.Match, ctx: LineContext) -> list:
     return [{"fact": "kafka_version", "version": m["v"]}]
 
@@ -613,6 +620,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("srv.kafka_config", "AbstractConfig.java logAll @0.9..@4.x (one record: `KafkaConfig values: ` and a `\tk = v` "
          "continuation line per key; first release not pinned)", "0.9.0.0", None, "kafkaconfig",
          r"KafkaConfig values: ?(?P<values>[\s\S]*)$", _kafka_config),
+    _row("srv.verifiable_property", "VerifiableProperties.scala verify @0.8.0..@0.8.2.2 (KafkaConfig read server.properties "
+         "through it until 0.9's AbstractConfig; clients kept it later, brokers did not)", "0.8.0", "0.8.2.2", "property",
+         r"Property (?P<k>\S+) is overridden to (?P<v>\S*)$", _verified_property),
+    _row("srv.verifiable_property.verifying", "VerifiableProperties.scala verify @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2",
+         "verifying", r"Verifying properties$"),
 
     # server.log: release banner, broker id ------------------------------------------------------
     _row("srv.version.old", "AppInfoParser.java AppInfo @0.8.2..@2.1", "0.8.2.0", "2.1.1", "kafka",

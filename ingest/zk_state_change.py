@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ingest.catalog import LineContext, MessagePattern
+from ingest.detect import LAST_ZK  # any 3.9.x: the last ZooKeeper-mode line (4.0 removed ZooKeeper)
 from ingest.values import (
     CONTROLLER_EPOCH_WRAPPER_TEXT,
     LEADER_AND_ISR_PARTITION_STATE_TEXT,
@@ -25,7 +26,6 @@ from ingest.values import (
 )
 from state_machine.states import PartitionState, ReplicaState
 
-LAST_ZK = "3.9.1"  # the last ZooKeeper-mode release line (4.0 removed ZooKeeper)
 
 # Partition tokens: TopicAndPartition `[t,0]` (controller <=1.0, broker <=0.10.1),
 # TopicPartition `t-0` (the topic may contain '-': parse_partition splits on the last one).

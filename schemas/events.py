@@ -80,8 +80,8 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "A config change; topic null = broker-wide default. The replay reads unclean.leader.election.enable."),
     # Observations: what a broker reported in effect; nothing changed, the controller did not react
     EventTypeDoc("ConfigObserved", "observation", "topic", ("config_name",),
-                 "A config value a broker reported in effect: its startup 'KafkaConfig values:' dump (topic null = broker-wide "
-                 "default), or 'Created log for partition ... with properties {...}' (the topic's config; from 3.0 only its overrides, "
+                 "A config value a broker reported in effect: its startup 'KafkaConfig values:' dump (0.8: 'Property k is "
+                 "overridden to v') (topic null = broker-wide default), or 'Created log for partition ... with properties {...}' (the topic's config; from 3.0 only its overrides, "
                  "so an absent key is config_value null). The replay learns unclean.leader.election.enable; unlike a ConfigChange it "
                  "starts no election."),
     # Recorded decisions

@@ -1,14 +1,15 @@
 """Property: a simulated history written as a Kafka cluster's files audits, through the
 parsers and the local ingest, the same as its canonical events do.
 
-ZooKeeper mode: the logs of a cluster of 1.0.2, 2.4.1 or 3.9.2 (ingest.render.render), replayed
-in the era each belongs to.
+ZooKeeper mode: the logs of a cluster of 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1 or 3.9.2
+(ingest.render.render), replayed in the era each belongs to.
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
 infers what is missing), with and without injected faults: nothing is quarantined, the
 violations are exactly the injected faults, and every partition's leader/ISR and replica
 timelines are the canonical replay's, change for change. What the logs lose must be recovered
-by inference, never reported.
+by inference, never reported. The era detection's range of releases holds the one that wrote
+the logs.
 
 KRaft: the `kafka-dump-log.sh --cluster-metadata-decoder` output of the metadata log, the same
 on three nodes (ingest.render.render_kraft); the same checks. A zombie controller's record
@@ -21,14 +22,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from histories import shapes
+from ingest.detect import choose_era
 from ingest.local import ingest_files, log_files
 from ingest.render import _ts as log4j_time
 from ingest.render import render, render_kraft
 from state_machine.cluster import replay_cluster
-from state_machine.eras import resolve_era
+from state_machine.eras import parse_version, resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
 
-ZK_RELEASES = st.sampled_from([("1.0.2", "0.11"), ("2.4.1", "2.4"), ("3.9.2", "3.x")])   # what render writes, its era
+# What render writes, and its era: one release of each format family it knows (A twice: 0.8.2's
+# requests carry correlation ids).
+ZK_RELEASES = st.sampled_from([("0.8.2.2", "0.8.2"), ("0.10.2.2", "0.10"), ("1.0.2", "0.11"), ("2.4.1", "2.4"),
+                               ("3.9.2", "3.x")])
 KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
@@ -47,12 +52,16 @@ PROFILE = settings(max_examples=300, deadline=None, derandomize=True, database=N
                    suppress_health_check=[HealthCheck.too_slow])
 
 
-def assert_round_trip(cfg: SimConfig, write, era) -> None:
+def assert_round_trip(cfg: SimConfig, write, era, release: str | None = None) -> None:
     events, truth = simulate(cfg)
     with tempfile.TemporaryDirectory() as d:
         write(events, d)
         ingested = ingest_files(log_files(d), cfg.cluster)
     assert ingested.quarantine == []
+    if release is not None:   # era detection: the release that wrote the logs fits every line's shape
+        choice = choose_era(ingested.ranges, ingested.versions, ingested.kraft)
+        assert choice is not None and not choice.conflicting, choice
+        assert parse_version(choice.low) <= parse_version(release) <= parse_version(choice.high), choice
     from_files = replay_cluster(cfg.cluster, ingested.events, era)
     reported = sorted((v.rule, key[0], key[1]) for key, r in from_files.items() for v in r.violations)
     assert reported == sorted((t.rule, t.topic, t.partition) for t in truth)
@@ -64,7 +73,7 @@ def assert_round_trip(cfg: SimConfig, write, era) -> None:
 def test_rendered_logs_audit_like_their_canonical_events(shape, faults, release):
     version, era = release
     assert_round_trip(SimConfig(cluster="gen", era=era, faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
-                      lambda events, d: render(events, d, version), resolve_era(era))
+                      lambda events, d: render(events, d, version), resolve_era(era), version)
 
 
 @PROFILE

@@ -169,6 +169,9 @@ SERVER_CASES = [
      [{"event_type": OBSERVED, "config_name": UNCLEAN, "config_value": "false"}]),
     ("2.4.1", "KafkaConfig values: \tunclean.leader.election.enable = true\tzookeeper.connect = zk:2181",
      [{"event_type": OBSERVED, "config_name": UNCLEAN, "config_value": "true"}]),
+    # 0.8: KafkaConfig reads server.properties through VerifiableProperties, which logs each key set.
+    ("0.8.2.2", "Property unclean.leader.election.enable is overridden to false",
+     [{"event_type": OBSERVED, "config_name": UNCLEAN, "config_value": "false"}]),
 ]
 
 
@@ -316,6 +319,8 @@ QUIET_SERVER = [
     # 2.8 and before print every property; without the key (a hand-trimmed line) nothing is learnt.
     ("2.4.1", "Created log for partition t-0 in /data/t-0 with properties {compression.type -> producer, segment.ms -> 1000}."),
     ("2.4.1", "KafkaConfig values: \tadvertised.listeners = PLAINTEXT://127.0.0.1:9092\tzookeeper.connect = zk:2181"),
+    ("0.8.2.2", "Verifying properties"),
+    ("0.8.2.2", "Property zookeeper.connect is overridden to zk1:2181,zk2:2181/kafka"),
 ]
 
 
