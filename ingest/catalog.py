@@ -75,18 +75,22 @@ def all_patterns() -> list[MessagePattern]:
 
 
 _BRACKETED_ID = re.compile(r"\[\d+\]")
+_TOPIC_PARTITION = re.compile(r"[\w.-]+-\d+")
 
 
 def keyword_of(body: str) -> str:
     """The dispatch key of a message body: its first word, lower-cased (0.8-0.11 "changed ..."
     and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
     controller": rows are keyed by the format's first word), and so is an id in brackets ending
-    the first word ("enterControlledShutdown[%d]: changing ...")."""
+    the first word ("enterControlledShutdown[%d]: changing ..."); a TopicPartition is "%tp"
+    ("t-0 starts at Leader Epoch ...")."""
     keyword = body.split(" ", 1)[0].lower()
     if keyword.isdigit():
         return "%d"
     if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
         return _BRACKETED_ID.sub("[%d]", keyword)
+    if _TOPIC_PARTITION.fullmatch(keyword):
+        return "%tp"
     return keyword
 
 

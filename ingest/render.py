@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import json
 from collections import defaultdict
 from datetime import datetime, timezone
@@ -65,7 +64,9 @@ class Renderer:
         self.a = version in ("0.8.2.2", "0.10.2.2")   # family A: no logIdent on state-change lines, listener prefixes
         self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
         self.correlation = 0
-        self.out: dict[str, io.StringIO] = defaultdict(io.StringIO)
+        # Each file's records with their times: a broker logs a request's effect a few milliseconds
+        # after the controller's decision, after lines of decisions made meanwhile.
+        self.out: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.assignment: dict[tuple[str, int], list[int]] = {}
         self.controller: tuple[int, int] = (1, 1)   # (id, epoch)
         self.zk_version: dict[tuple[str, int], int] = defaultdict(int)
@@ -74,10 +75,11 @@ class Renderer:
         # each logs its config).
         self.isr: dict[tuple[str, int], list[int]] = {}
         self.live: set[int] = set()
+        self.started: dict[tuple[str, int], tuple[int | None, int]] = {}   # 3.x: (leader, epoch) the replicas last started
         self.skipped: dict[str, int] = defaultdict(int)
 
     def _write(self, broker: int, file: str, ms: int, level: str, message: str, logger: str, extra: str = "") -> None:
-        self.out[f"broker-{broker}/{file}"].write(f"[{_ts(ms)}] {level} {message} ({logger})\n{extra}")
+        self.out[f"broker-{broker}/{file}"].append((ms, f"[{_ts(ms)}] {level} {message} ({logger})\n{extra}"))
 
     def _sc(self, e: Event, message: str, level: str = "TRACE", extra: str = "") -> None:
         cid = e.controller_id if e.controller_id is not None else self.controller[0]
@@ -189,11 +191,13 @@ class Renderer:
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {ctp} from {e.from_state} to OnlinePartition with leader {e.leader}")
                 self._send_leader_and_isr(e, tp, zk)
+                self._brokers_start(e, tp, zk)
             elif e.to_state == "OnlinePartition" and e.leader is not None:
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {tp} from {e.from_state} to OnlinePartition with state "
                             f"{self._leader_and_isr(e, zk)}", "INFO" if self.g else "TRACE")
+                self._brokers_start(e, tp, zk)
             else:
                 self._sc(e, f"Changed partition {ctp} state from {e.from_state} to {e.to_state}")
         elif t == E.REPLICA_STATE_CHANGE:
@@ -202,6 +206,7 @@ class Renderer:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
             self._send_leader_and_isr(e, tp, zk)
+            self._brokers_start(e, tp, zk)
         elif t == E.ISR_CHANGE:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
@@ -258,6 +263,41 @@ class Renderer:
             value += f" with correlationId {self.correlation}"
         self._sc(e, f"Sending {role} LeaderAndIsr request {value} to broker {to} for partition {tp}")
 
+    def _brokers_start(self, e: Event, tp: str, zk: int) -> None:
+        """The replicas' own INFO lines for a LeaderAndIsr request that starts a new leader epoch
+        (Partition.makeLeader / makeFollower), a few milliseconds after the controller's
+        decision: 1.0 and 2.4 the leader's in its server.log, 3.x (3.6+ forms) the leader's and
+        each live follower's in their state-change.log. A zombie controller's request and an
+        epoch not above the last one are refused, and log no such line. Leader epochs start in
+        0.11 (KIP-101): family A logs none."""
+        key = (e.topic, e.partition)
+        stale = e.controller_epoch is not None and e.controller_epoch < self.controller[1]
+        previous = self.started.get(key, (None, -1))
+        if self.a or stale or e.leader is None or e.leader < 0 or e.leader_epoch is None or e.leader_epoch <= previous[1]:
+            return
+        self.started[key] = (e.leader, e.leader_epoch)
+        leader, epoch = e.leader, e.leader_epoch
+        was = "None" if previous[0] is None else f"Some({previous[0]})"
+        if not self.g:
+            if leader in self.live:
+                self._write(leader, "server.log", e.event_time_ms + 2, "INFO",
+                            f"[Partition {tp} broker={leader}] {tp} starts at Leader Epoch {epoch} from offset 0. "
+                            f"Previous Leader Epoch was: {previous[1]}", PARTITION)
+            return
+        if leader in self.live:
+            self._write(leader, "state-change.log", e.event_time_ms + 2, "INFO",
+                        f"[Broker id={leader}] Leader {tp} with topic id Some({_uuid(e.topic)}) starts at leader epoch {epoch} "
+                        f"from offset 0 with partition epoch {zk}, high watermark 0, ISR [{_ints(e.isr)}], adding replicas [] "
+                        f"and removing replicas [] . Previous leader {was} and previous leader epoch was {previous[1]}.",
+                        STATE_CHANGE)
+        for follower in e.replicas or self.assignment.get(key, []):
+            if follower != leader and follower in self.live:
+                # "Previous leader ..." shows the new values (printed after they were set, KAFKA-19776).
+                self._write(follower, "state-change.log", e.event_time_ms + 3, "INFO",
+                            f"[Broker id={follower}] Follower {tp} starts at leader epoch {epoch} from offset 0 with partition "
+                            f"epoch {zk} and high watermark 0. Current leader is {leader}. Previous leader Some({leader}) and "
+                            f"previous leader epoch was {epoch}.", STATE_CHANGE)
+
     def _warn_unclean(self, e: Event) -> None:
         """1.0's offline selector warns when it elects a leader outside the ISR (§3.5): an
         offline election whose leader is not in the ISR last written."""
@@ -285,6 +325,7 @@ class Renderer:
             self.isr[key] = list(e.isr)
         elif t in (E.TOPIC_CREATION, E.PARTITION_CREATION, E.TOPIC_DELETION) and e.partition is not None:
             self.isr.pop(key, None)
+            self.started.pop(key, None)
 
     def _leader_and_isr(self, e: Event, zk: int) -> str:
         """LeaderAndIsr.toString: family C, or G with the ISR's broker epochs (-1: not known
@@ -297,7 +338,7 @@ class Renderer:
                 f"leaderRecoveryState={recovery}, partitionEpoch={zk})")
 
     def files(self) -> dict[str, str]:
-        return {k: v.getvalue() for k, v in self.out.items()}
+        return {k: "".join(text for _, text in sorted(records, key=lambda r: r[0])) for k, records in self.out.items()}
 
 
 def render(events: Iterable[Event], out_dir: str | Path, version: str = "2.4.1") -> dict[str, int]:

@@ -218,6 +218,17 @@ def _kafka_config(m: re.Match, ctx: LineContext) -> list:
     return _config_observed(None, None, m["values"], absent_means_default=False)
 
 
+def _leader_starts_old(m: re.Match, ctx: LineContext) -> list:
+    """0.11-2.5 `t-0 starts at Leader Epoch E ...` (server.log): the broker of the partition
+    prefix became the partition's leader at epoch E (no ISR printed)."""
+    p = ctx.prefix
+    if p.kind != "partition" or p.broker is None:
+        return []   # without the prefix the line names no leader
+    topic, partition = parse_partition(m["tp"])
+    return [_event("LeaderAndIsrReceived", topic=topic, partition=partition, leader=p.broker,
+                   leader_epoch=int(m["e"]), recording_broker=p.broker)]
+
+
 def _verified_property(m: re.Match, ctx: LineContext) -> list:
     """0.8's broker config, one line per property set in server.properties: the broker-wide default."""
     if m["k"] != UNCLEAN:
@@ -585,6 +596,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("srv.isr.shrink", "Partition.scala maybeShrinkIsr @0.11..@2.1", "0.11.0.0", "2.1.1", "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
     # 2.7+ with AlterIsr this is the leader's proposal; its commit is the "version updated" row.
+    _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11..@2.5 (prefix `Partition [t,0] on broker N: ` in 0.11, "
+         "`[Partition t-0 broker=N] ` from 1.0; 2.6 moved it to state.change.logger: sc.broker.leader_starts.2_6)",
+         "0.11.0.0", "2.5.1", "%tp",
+         r"(?P<tp>[\w.-]+-\d+) starts at Leader Epoch (?P<e>\d+) from offset -?\d+\. Previous Leader Epoch was: -?\d+$",
+         _leader_starts_old),
     _row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})\. Leader: \(highWatermark: -?\d+, endOffset: -?\d+\)\. "
          r"Out of sync replicas: .*$", _isr_change),

@@ -49,6 +49,7 @@ def test_an_id_in_brackets_ending_the_first_word_is_keyed_as_a_number():
     assert keyword_of("enterControlledShutdown[3]: changing 5 partition(s)") == "entercontrolledshutdown[%d]:"
     assert keyword_of("[RequestSendThread controllerId=1] Starting") == "[requestsendthread"
     assert keyword_of("[t,0] x") == "[t,0]"
+    assert keyword_of("my.t-1-0 starts at Leader Epoch 0 from offset 0.") == "%tp"
 
 
 def test_metadata_publishers_are_not_audited():

@@ -126,6 +126,14 @@ SERVER_CASES = [
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 2, "isr": [2, 1], "recording_broker": 2}]),
     ("0.10.2.1", "Partition [t,0] on broker 1: Expanding ISR for partition t-0 from 1,2 to 1,2,3",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "recording_broker": 1}]),
+    # The leader's own line when it starts a leader epoch (published 1.0 and 2.0 logs; 0.11's prefix).
+    ("2.4.1", "[Partition t-0 broker=1] t-0 starts at Leader Epoch 5 from offset 120. Previous Leader Epoch was: 4",
+     [{"event_type": "LeaderAndIsrReceived", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 5,
+       "recording_broker": 1}]),
+    ("0.11.0.3", "Partition [my.t-1,0] on broker 2: my.t-1-0 starts at Leader Epoch 0 from offset 0. Previous Leader Epoch "
+                 "was: -1",
+     [{"event_type": "LeaderAndIsrReceived", "topic": "my.t-1", "partition": 0, "leader": 2, "leader_epoch": 0,
+       "recording_broker": 2}]),
     ("1.1.1", "[Partition t-0 broker=1] Shrinking ISR from 1,2,3 to 1,2",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
     ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Shrinking ISR from 3,1,4 to 3. Leader: (highWatermark: 115, "
