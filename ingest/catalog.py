@@ -89,7 +89,7 @@ def keyword_of(body: str) -> str:
         return "%d"
     if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
         return _BRACKETED_ID.sub("[%d]", keyword)
-    if _TOPIC_PARTITION.fullmatch(keyword):
+    if keyword[-1:].isdigit() and _TOPIC_PARTITION.fullmatch(keyword):   # the digit test first: this runs per line
         return "%tp"
     return keyword
 
