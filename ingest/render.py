@@ -3,8 +3,8 @@ a simulated history with injected faults, written the way real brokers would, mu
 exactly the injected faults. The parsers never call this; it follows Kafka's own format
 strings independently of their regexes.
 
-- `render`: a ZooKeeper cluster's logs as 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1 or 3.9.2 write them (stock
-  log4j layout; spec kafka-log-formats §0 families A, B, C and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
+- `render`: a ZooKeeper cluster's logs as 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2 or 3.9.2 write them
+  (stock log4j layout; spec kafka-log-formats §0 families A, B, C, D and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
   are those of this project's live captures). Files go where Kafka writes them: the controller's decisions
   and the inputs it reacted to in its own state-change.log and controller.log, a leader's ISR
   changes in its server.log. Which events there are is the generator's log level.
@@ -23,8 +23,8 @@ from typing import Iterable
 from state_machine import events as E
 from state_machine.events import Event
 
-# Format families (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5), G (3.5-3.9).
-VERSIONS = ("0.8.2.2", "0.10.2.2", "1.0.2", "2.4.1", "3.9.2")
+# Format families (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5), D (2.6-3.1), G (3.5-3.9).
+VERSIONS = ("0.8.2.2", "0.10.2.2", "1.0.2", "2.4.1", "2.8.2", "3.9.2")
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
@@ -60,6 +60,8 @@ class Renderer:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
         self.g = version == "3.9.2"   # family G: 3.5-3.9
+        self.d = version == "2.8.2"   # family D: 2.6-3.1, C's values with G's log levels; 2.7+ AlterIsr, 2.8+ topic ids
+        self.info = version in ("2.8.2", "3.9.2")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
         self.old = version in ("0.8.2.2", "0.10.2.2", "1.0.2")   # the controller before 1.1's rewrite: [t,0] in its lines
         self.a = version in ("0.8.2.2", "0.10.2.2")   # family A: no logIdent on state-change lines, listener prefixes
         self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
@@ -133,7 +135,7 @@ class Renderer:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                              f"[Map({ctp} -> List({_list(e.replicas)}))]",
                           f"[TopicChangeListener on Controller {self.controller[0]}]: " if self.a else None)
-            elif self.g:   # 2.8+: the assignment carries the topic id
+            elif self.g or self.d:   # 2.8+: the assignment carries the topic id
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
                              f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({_uuid(e.topic)}),Map({assignment})))]")
             else:
@@ -184,7 +186,7 @@ class Renderer:
             if e.to_state == "NewPartition":
                 self.assignment[key] = list(e.replicas or self.assignment.get(key, []))
                 self._sc(e, f"Changed partition {ctp} state from {e.from_state} to NewPartition with assigned replicas "
-                            f"{_ints(self.assignment[key])}", "INFO" if self.g else "TRACE")
+                            f"{_ints(self.assignment[key])}", "INFO" if self.info else "TRACE")
             elif e.to_state == "OnlinePartition" and e.leader is not None and self.old:
                 # 1.0 logs the leader alone; the LeaderAndIsr request it then sends carries the rest.
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
@@ -196,7 +198,7 @@ class Renderer:
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {tp} from {e.from_state} to OnlinePartition with state "
-                            f"{self._leader_and_isr(e, zk)}", "INFO" if self.g else "TRACE")
+                            f"{self._leader_and_isr(e, zk)}", "INFO" if self.info else "TRACE")
                 self._brokers_start(e, tp, zk)
             else:
                 self._sc(e, f"Changed partition {ctp} state from {e.from_state} to {e.to_state}")
@@ -221,6 +223,7 @@ class Renderer:
                 message = f"[Partition {tp} broker={e.leader}] " + (
                     f"{'Expanding' if expanding else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}" if self.old
                     else f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
+                    else f"ISR updated to {_ints(e.isr)} and version updated to [{zk}]" if self.d   # 2.8 AlterIsr
                     else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
             self._write(e.leader, "server.log", e.event_time_ms, "INFO", message, PARTITION)
         elif t == E.STATE_CHANGE_FAILED:
@@ -266,8 +269,8 @@ class Renderer:
     def _brokers_start(self, e: Event, tp: str, zk: int) -> None:
         """The replicas' own INFO lines for a LeaderAndIsr request that starts a new leader epoch
         (Partition.makeLeader / makeFollower), a few milliseconds after the controller's
-        decision: 1.0 and 2.4 the leader's in its server.log, 3.x (3.6+ forms) the leader's and
-        each live follower's in their state-change.log. A zombie controller's request and an
+        decision: 1.0 and 2.4 the leader's in its server.log, 2.6+ (2.8 and 3.6+ forms) the
+        leader's and each live follower's in their state-change.log. A zombie controller's request and an
         epoch not above the last one are refused, and log no such line. Leader epochs start in
         0.11 (KIP-101): family A logs none."""
         key = (e.topic, e.partition)
@@ -278,25 +281,30 @@ class Renderer:
         self.started[key] = (e.leader, e.leader_epoch)
         leader, epoch = e.leader, e.leader_epoch
         was = "None" if previous[0] is None else f"Some({previous[0]})"
-        if not self.g:
+        if not self.info:
             if leader in self.live:
                 self._write(leader, "server.log", e.event_time_ms + 2, "INFO",
                             f"[Partition {tp} broker={leader}] {tp} starts at Leader Epoch {epoch} from offset 0. "
                             f"Previous Leader Epoch was: {previous[1]}", PARTITION)
             return
+        if self.d:   # 2.6-3.2 forms
+            leader_line = (f"Leader {tp} starts at leader epoch {epoch} from offset 0 with high watermark 0 ISR "
+                           f"[{_ints(e.isr)}] addingReplicas [] removingReplicas []. Previous leader epoch was {previous[1]}.")
+            follower_line = (f"Follower {tp} starts at leader epoch {epoch} from offset 0 with high watermark 0. "
+                             f"Previous leader epoch was {previous[1]}.")
+        else:   # 3.6+ forms; a follower's "Previous leader ..." shows the new values (set before printed, KAFKA-19776)
+            leader_line = (f"Leader {tp} with topic id Some({_uuid(e.topic)}) starts at leader epoch {epoch} from offset 0 "
+                           f"with partition epoch {zk}, high watermark 0, ISR [{_ints(e.isr)}], adding replicas [] and removing "
+                           f"replicas [] . Previous leader {was} and previous leader epoch was {previous[1]}.")
+            follower_line = (f"Follower {tp} starts at leader epoch {epoch} from offset 0 with partition epoch {zk} and high "
+                             f"watermark 0. Current leader is {leader}. Previous leader Some({leader}) and previous leader "
+                             f"epoch was {epoch}.")
         if leader in self.live:
-            self._write(leader, "state-change.log", e.event_time_ms + 2, "INFO",
-                        f"[Broker id={leader}] Leader {tp} with topic id Some({_uuid(e.topic)}) starts at leader epoch {epoch} "
-                        f"from offset 0 with partition epoch {zk}, high watermark 0, ISR [{_ints(e.isr)}], adding replicas [] "
-                        f"and removing replicas [] . Previous leader {was} and previous leader epoch was {previous[1]}.",
-                        STATE_CHANGE)
+            self._write(leader, "state-change.log", e.event_time_ms + 2, "INFO", f"[Broker id={leader}] {leader_line}", STATE_CHANGE)
         for follower in e.replicas or self.assignment.get(key, []):
             if follower != leader and follower in self.live:
-                # "Previous leader ..." shows the new values (printed after they were set, KAFKA-19776).
-                self._write(follower, "state-change.log", e.event_time_ms + 3, "INFO",
-                            f"[Broker id={follower}] Follower {tp} starts at leader epoch {epoch} from offset 0 with partition "
-                            f"epoch {zk} and high watermark 0. Current leader is {leader}. Previous leader Some({leader}) and "
-                            f"previous leader epoch was {epoch}.", STATE_CHANGE)
+                self._write(follower, "state-change.log", e.event_time_ms + 3, "INFO", f"[Broker id={follower}] {follower_line}",
+                            STATE_CHANGE)
 
     def _warn_unclean(self, e: Event) -> None:
         """1.0's offline selector warns when it elects a leader outside the ISR (§3.5): an

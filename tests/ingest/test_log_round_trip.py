@@ -1,7 +1,7 @@
 """Property: a simulated history written as a Kafka cluster's files audits, through the
 parsers and the local ingest, the same as its canonical events do.
 
-ZooKeeper mode: the logs of a cluster of 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1 or 3.9.2
+ZooKeeper mode: the logs of a cluster of 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2 or 3.9.2
 (ingest.render.render), replayed in the era each belongs to.
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
@@ -33,7 +33,7 @@ from state_machine.generator import FAULTS, SimConfig, simulate
 # What render writes, and its era: one release of each format family it knows (A twice: 0.8.2's
 # requests carry correlation ids).
 ZK_RELEASES = st.sampled_from([("0.8.2.2", "0.8.2"), ("0.10.2.2", "0.10"), ("1.0.2", "0.11"), ("2.4.1", "2.4"),
-                               ("3.9.2", "3.x")])
+                               ("2.8.2", "2.4"), ("3.9.2", "3.x")])
 KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
