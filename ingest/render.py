@@ -23,8 +23,10 @@ from typing import Iterable
 from state_machine import events as E
 from state_machine.events import Event
 
-# Format families (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5), D (2.6-3.1), G (3.5-3.9).
-VERSIONS = ("0.8.2.2", "0.10.2.2", "1.0.2", "2.4.1", "2.8.2", "3.9.2")
+# The releases written, each with its format family (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5),
+# D (2.6-3.1), G (3.5-3.9).
+FAMILY = {"0.8.2.2": "A", "0.10.2.2": "A", "1.0.2": "B", "2.4.1": "C", "2.8.2": "D", "3.9.2": "G"}
+VERSIONS = tuple(FAMILY)
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
@@ -59,11 +61,12 @@ class Renderer:
     def __init__(self, version: str = "2.4.1") -> None:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
-        self.g = version == "3.9.2"   # family G: 3.5-3.9
-        self.d = version == "2.8.2"   # family D: 2.6-3.1, C's values with G's log levels; 2.7+ AlterIsr, 2.8+ topic ids
-        self.info = version in ("2.8.2", "3.9.2")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
-        self.old = version in ("0.8.2.2", "0.10.2.2", "1.0.2")   # the controller before 1.1's rewrite: [t,0] in its lines
-        self.a = version in ("0.8.2.2", "0.10.2.2")   # family A: no logIdent on state-change lines, listener prefixes
+        family = FAMILY[version]
+        self.g = family == "G"
+        self.d = family == "D"   # C's values with G's log levels; 2.7+ AlterIsr, 2.8+ topic ids
+        self.info = family in ("D", "G")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
+        self.old = family in ("A", "B")   # the controller before 1.1's rewrite: [t,0] in its lines
+        self.a = family == "A"   # no logIdent on state-change lines, listener prefixes
         self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
         self.correlation = 0
         # Each file's records with their times: a broker logs a request's effect a few milliseconds

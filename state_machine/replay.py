@@ -153,8 +153,8 @@ class PartitionReplay:
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_replica_rows", "_violations", "events_replayed", "_handlers", "observer",
-        "__dict__",
+        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_replica_rows", "_violations",
+        "events_replayed", "_handlers", "observer", "__dict__",
     )
 
     def __init__(self, cluster: str, topic: str, partition: int, era: Era):
@@ -326,10 +326,13 @@ class PartitionReplay:
     def _eligible(self) -> set[int]:
         return self.live - self.shutting_down if self.shutting_down else self.live
 
+    def _unclean_in_effect(self, since: Event | None = None) -> bool:
+        """unclean_allowed, a setting no event showed being the broker's default."""
+        allowed = self.unclean_allowed(since)
+        return self.era.unclean_default if allowed is None else allowed
+
     def _selector_input(self, unclean_allowed: bool | None = None, since: Event | None = None) -> SelectorInput:
-        allowed = self.unclean_allowed(since) if unclean_allowed is None else unclean_allowed
-        if allowed is None:
-            allowed = self.era.unclean_default
+        allowed = self._unclean_in_effect(since) if unclean_allowed is None else unclean_allowed
         shutting_down = self.shutting_down
         eligible = self.live - shutting_down if shutting_down else self.live  # _eligible(), inlined
         return _new_tuple(SelectorInput, (self.replicas, self.isr, self.leader, eligible, shutting_down,
@@ -582,10 +585,8 @@ class PartitionReplay:
         new_isr = tuple(x for x in self.isr if x != r)
         if not new_isr:
             policy = self.era.last_isr_member
-            # A setting no event showed is the broker's default, as the selector takes it too.
-            allowed = self.unclean_allowed(cause if inferred else None)
             keep = policy == "keep" or (policy == "keep_if_unclean_disabled"
-                                        and (self.era.unclean_default if allowed is None else allowed) is False)
+                                        and self._unclean_in_effect(cause if inferred else None) is False)
             if keep:
                 new_isr = self.isr
         new_leader = NO_LEADER if r == self.leader else self.leader
@@ -615,6 +616,8 @@ class PartitionReplay:
         before it and against `expected` (the selector's outcome, if known); apply it."""
         leader = record.leader
         isr_recorded = record.isr is not None
+        if not isr_recorded and type(expected) is DeferredSelection:   # resolved once: its ISR stands in below
+            expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
         isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, expected)
         epoch = record.leader_epoch
         prev_isr, prev_leader = self.isr, self.leader
@@ -666,8 +669,6 @@ class PartitionReplay:
         OnlinePartition with leader L`; the LeaderAndIsr request logged next carries the ISR):
         the era's selector's, when it elects that leader; else the ISR as it stands if it holds
         the leader, else the leader alone (as an unclean election leaves it). No check reads it."""
-        if type(expected) is DeferredSelection:
-            expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
         if isinstance(expected, Election) and expected.leader == leader:
             return tuple(expected.isr)
         return self.isr if leader in self.isr else (leader,)
@@ -906,10 +907,7 @@ class PartitionReplay:
         """The LeaderAndIsr request after a leader-only election line (ZK <= 1.0) is the same
         decision: its ISR and leader epoch complete the open row, checked as recorded."""
         self.isr_unrecorded = False
-        leader = self.leader
-        if leader >= 0 and leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
-        self._check_membership(record, leader, isr)
+        self._check_recorded_isr(record, isr)
         self.isr = isr
         if record.leader_epoch is not None:
             self.leader_epoch = record.leader_epoch
@@ -919,11 +917,15 @@ class PartitionReplay:
         row = self._open_row
         row[5], row[6] = self.leader_epoch, isr
 
-    def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
+    def _check_recorded_isr(self, record: Event, isr: tuple[int, ...]) -> None:
+        """A recorded ISR for the current leader: the leader is in it, it is in the replicas."""
         leader = self.leader
         if leader >= 0 and leader not in isr:
             self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
         self._check_membership(record, leader, isr)
+
+    def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
+        self._check_recorded_isr(record, isr)
         self.isr = isr
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
         self._note_recorded(record)
