@@ -52,18 +52,18 @@ FAST_ROWS: tuple[FastRow, ...] = (
             rf"with assigned replicas (?P<replicas>{_COMMA_IDS})"),
     FastRow("sc.partition.state", "PartitionStateChange",
             rf"Changed partition {_TP} state from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE})"),
-    # LeaderAndIsr.toString 1.1-3.4 (isr=List(..)); 3.5+ isrWithBrokerEpoch takes the ordinary path.
+    # LeaderAndIsr.toString 1.1-3.1; the later forms (each its own row: era evidence) take the
+    # ordinary path.
     FastRow("sc.partition.online.leaderandisr", "PartitionStateChange",
             rf"Changed partition {_TP} from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE}) "
             rf"with state LeaderAndIsr\(leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
-            rf"isr=List\((?P<isr>{_SPACED_IDS})\)(?:, leaderRecoveryState=(?P<leader_recovery_state>RECOVERED|RECOVERING))?"
-            rf", (?:zkVersion|partitionEpoch)=(?P<zk_version>{_SIGNED})\)"),
+            rf"isr=List\((?P<isr>{_SPACED_IDS})\), zkVersion=(?P<zk_version>{_SIGNED})\)"),
     # The generated LeaderAndIsrPartitionState of 2.4-3.1 (3.2+ adds leaderRecoveryState: ordinary path).
     FastRow("sc.send.leaderandisr", "LeaderAndIsr",
             r"Sending (?:become-leader|become-follower) LeaderAndIsr request LeaderAndIsrPartitionState\("
             rf"topicName='[\w.-]+', partitionIndex={_ID}, controllerEpoch={_SIGNED}, leader=(?P<leader>{_SIGNED}), "
             rf"leaderEpoch=(?P<leader_epoch>{_SIGNED}), isr=\[(?P<isr>{_SPACED_IDS})\], "
-            rf"(?:zkVersion|partitionEpoch)=(?P<zk_version>{_SIGNED}), replicas=\[{_SPACED_IDS}\], "
+            rf"zkVersion=(?P<zk_version>{_SIGNED}), replicas=\[{_SPACED_IDS}\], "
             rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
             rf"to broker {_ID} for partition {_TP}"),
 )

@@ -47,19 +47,24 @@ _INTS = r"(?:-?\d+(?:, ?-?\d+)*)?"          # `1,2` (mkString) or `1, 2` (Scala/
 _LIST = rf"(?:\[{_INTS}\]|{_INTS})"         # Arrays.toString / generated `[1, 2]`, Utils.join `1,2`
 # LeaderAndIsr.toString: 1.1-3.1 `isr=List(..), zkVersion=`, 3.2 adds leaderRecoveryState,
 # 3.3-3.4 `partitionEpoch=`, 3.5-3.9 `isrWithBrokerEpoch=List(BrokerState(brokerId=1, brokerEpoch=-1), ..)`.
-_LEADER_AND_ISR_NAMED = (
-    rf"LeaderAndIsr\(leader=(?P<leader>{_INT}), leaderEpoch=(?P<leader_epoch>{_INT}), "
-    rf"(?:isr=(?P<isr>[A-Za-z]*\({_INTS}\))"
-    rf"|isrWithBrokerEpoch=(?P<isr_states>[A-Za-z]*\((?:BrokerState\(brokerId={_INT}, brokerEpoch={_INT}\)(?:, )?)*\)))"
-    r"(?:, leaderRecoveryState=(?P<leader_recovery_state>RECOVERED|RECOVERING))?"
-    rf", (?:zkVersion|partitionEpoch)=(?P<zk_version>{_INT})\)")
+_LAI_HEAD = rf"LeaderAndIsr\(leader=(?P<leader>{_INT}), leaderEpoch=(?P<leader_epoch>{_INT}), "
+_LAI_ISR = rf"isr=(?P<isr>[A-Za-z]*\({_INTS}\))"
+_LAI_ISR_STATES = (r"isrWithBrokerEpoch=(?P<isr_states>[A-Za-z]*\("
+                   rf"(?:BrokerState\(brokerId={_INT}, brokerEpoch={_INT}\)(?:, )?)*\))")
+_LAI_RECOVERY = r", leaderRecoveryState=(?P<leader_recovery_state>RECOVERED|RECOVERING)"
+_LAI_ZK = rf", zkVersion=(?P<zk_version>{_INT})\)"
+_LAI_PARTITION_EPOCH = rf", partitionEpoch=(?P<zk_version>{_INT})\)"
+_LEADER_AND_ISR_NAMED = (_LAI_HEAD + rf"(?:{_LAI_ISR}|{_LAI_ISR_STATES})(?:{_LAI_RECOVERY})?"
+                         rf", (?:zkVersion|partitionEpoch)=(?P<zk_version>{_INT})\)")
 # LeaderIsrAndControllerEpoch.toString: ZkVersion from 2.7.2/2.8.1/3.1 (KAFKA-13233),
 # LeaderRecoveryState from 3.2.
-_CONTROLLER_EPOCH_WRAPPER_NAMED = (
-    rf"\(Leader:(?P<leader>{_INT}),ISR:(?P<isr>[\d,]*),"
-    r"(?:LeaderRecoveryState:(?P<leader_recovery_state>RECOVERED|RECOVERING),)?"
-    rf"LeaderEpoch:(?P<leader_epoch>{_INT}),(?:ZkVersion:(?P<zk_version>{_INT}),)?"
-    rf"ControllerEpoch:(?P<controller_epoch>{_INT})\)")
+_WRAPPER_HEAD = rf"\(Leader:(?P<leader>{_INT}),ISR:(?P<isr>[\d,]*),"
+_WRAPPER_RECOVERY = r"LeaderRecoveryState:(?P<leader_recovery_state>RECOVERED|RECOVERING),"
+_WRAPPER_EPOCH = rf"LeaderEpoch:(?P<leader_epoch>{_INT}),"
+_WRAPPER_ZK = rf"ZkVersion:(?P<zk_version>{_INT}),"
+_WRAPPER_TAIL = rf"ControllerEpoch:(?P<controller_epoch>{_INT})\)"
+_CONTROLLER_EPOCH_WRAPPER_NAMED = (_WRAPPER_HEAD + f"(?:{_WRAPPER_RECOVERY})?" + _WRAPPER_EPOCH + f"(?:{_WRAPPER_ZK})?"
+                                   + _WRAPPER_TAIL)
 # PartitionStateInfo.toString (0.8-0.9 requests and broker cache); the unbalanced `)` is Kafka's.
 _PARTITION_STATE_INFO_NAMED = (
     rf"\(LeaderAndIsrInfo:\(Leader:(?P<leader>{_INT}),ISR:(?P<isr>[\d,]*),LeaderEpoch:(?P<leader_epoch>{_INT}),"
@@ -68,18 +73,40 @@ _PARTITION_STATE_INFO_NAMED = (
 # LeaderAndIsrPartitionState / UpdateMetadataPartitionState (2.4+, which begin with the
 # topic and partition). All print these fields first and in this order; leaderRecoveryState
 # (3.2+, a byte) is the last field of LeaderAndIsrPartitionState.
-_REQUEST_STATE_BODY = (
-    rf"controllerEpoch=(?P<controller_epoch>{_INT}), leader=(?P<leader>{_INT}), "
-    rf"leaderEpoch=(?P<leader_epoch>{_INT}), isr=(?P<isr>{_LIST}), "
-    rf"(?:zkVersion|partitionEpoch)=(?P<zk_version>{_INT}), replicas=(?P<replicas>{_LIST})"
-    rf"(?:, (?!leaderRecoveryState=)\w+=(?:{_LIST}|true|false))*"
-    rf"(?:, leaderRecoveryState=(?P<leader_recovery_state>{_INT}))?\)")
+_STATE_FIELDS = (rf"controllerEpoch=(?P<controller_epoch>{_INT}), leader=(?P<leader>{_INT}), "
+                 rf"leaderEpoch=(?P<leader_epoch>{_INT}), isr=(?P<isr>{_LIST}), ")
+_STATE_REPLICAS = (rf"=(?P<zk_version>{_INT}), replicas=(?P<replicas>{_LIST})"
+                   rf"(?:, (?!leaderRecoveryState=)\w+=(?:{_LIST}|true|false))*")
+_STATE_RECOVERY = rf", leaderRecoveryState=(?P<leader_recovery_state>{_INT})"
+_REQUEST_STATE_BODY = _STATE_FIELDS + "(?:zkVersion|partitionEpoch)" + _STATE_REPLICAS + rf"(?:{_STATE_RECOVERY})?\)"
 _GENERATED_HEAD = r"\(topicName='(?P<topic>[\w.-]+)', partitionIndex=(?P<partition>\d+), "
 _PARTITION_STATE_NAMED = r"PartitionState\(" + _REQUEST_STATE_BODY
 _LEADER_AND_ISR_PARTITION_STATE_NAMED = "LeaderAndIsrPartitionState" + _GENERATED_HEAD + _REQUEST_STATE_BODY
 _UPDATE_METADATA_PARTITION_STATE_NAMED = "UpdateMetadataPartitionState" + _GENERATED_HEAD + _REQUEST_STATE_BODY
 
 LEADER_AND_ISR_TEXT = _unnamed(_LEADER_AND_ISR_NAMED)
+# Which releases print each form (first, last; None: to the last ZooKeeper release): the form
+# of a line is era evidence (spec §0 "LeaderAndIsr shown as"), so a row that embeds a value
+# is written once per form, each with these releases.
+LEADER_AND_ISR_BY_RELEASE = tuple((first, last, _unnamed(named)) for first, last, named in (
+    ("1.1.0", "3.1.2", _LAI_HEAD + _LAI_ISR + _LAI_ZK),
+    ("3.2.0", "3.2.3", _LAI_HEAD + _LAI_ISR + _LAI_RECOVERY + _LAI_ZK),
+    ("3.3.0", "3.4.1", _LAI_HEAD + _LAI_ISR + _LAI_RECOVERY + _LAI_PARTITION_EPOCH),
+    ("3.5.0", None, _LAI_HEAD + _LAI_ISR_STATES + _LAI_RECOVERY + _LAI_PARTITION_EPOCH),
+))
+# LeaderIsrAndControllerEpoch: with or without ZkVersion up to 3.1 (by patch release, KAFKA-13233),
+# then always with LeaderRecoveryState and ZkVersion.
+CONTROLLER_EPOCH_WRAPPER_BY_RELEASE = tuple((first, last, _unnamed(named)) for first, last, named in (
+    ("0.8.0", "3.1.2", _WRAPPER_HEAD + _WRAPPER_EPOCH + f"(?:{_WRAPPER_ZK})?" + _WRAPPER_TAIL),
+    ("3.2.0", None, _WRAPPER_HEAD + _WRAPPER_RECOVERY + _WRAPPER_EPOCH + _WRAPPER_ZK + _WRAPPER_TAIL),
+))
+# LeaderAndIsrRequest.json: 3.2 adds LeaderRecoveryState, 3.3 renames ZkVersion to PartitionEpoch.
+LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE = tuple(
+    (first, last, _unnamed("LeaderAndIsrPartitionState" + _GENERATED_HEAD + _STATE_FIELDS + named)) for first, last, named in (
+        ("2.4.0", "3.1.2", "zkVersion" + _STATE_REPLICAS + r"\)"),
+        ("3.2.0", "3.2.3", "zkVersion" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
+        ("3.3.0", None, "partitionEpoch" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
+    ))
 CONTROLLER_EPOCH_WRAPPER_TEXT = _unnamed(_CONTROLLER_EPOCH_WRAPPER_NAMED)
 PARTITION_STATE_INFO_TEXT = _unnamed(_PARTITION_STATE_INFO_NAMED)
 PARTITION_STATE_TEXT = _unnamed(_PARTITION_STATE_NAMED)

@@ -14,9 +14,10 @@ import re
 from ingest.catalog import LineContext, MessagePattern
 from ingest.detect import LAST_ZK  # any 3.9.x: the last ZooKeeper-mode line (4.0 removed ZooKeeper)
 from ingest.values import (
+    CONTROLLER_EPOCH_WRAPPER_BY_RELEASE,
     CONTROLLER_EPOCH_WRAPPER_TEXT,
-    LEADER_AND_ISR_PARTITION_STATE_TEXT,
-    LEADER_AND_ISR_TEXT,
+    LEADER_AND_ISR_BY_RELEASE,
+    LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE,
     PARTITION_STATE_INFO_TEXT,
     PARTITION_STATE_TEXT,
     UPDATE_METADATA_PARTITION_STATE_TEXT,
@@ -24,6 +25,7 @@ from ingest.values import (
     parse_leader_and_isr,
     parse_partition,
 )
+from state_machine.eras import parse_version
 from state_machine.states import PartitionState, ReplicaState
 
 
@@ -45,7 +47,6 @@ _BECOME = r"(?:become-leader|become-follower)"
 _WRAPPER = rf"(?P<value>{CONTROLLER_EPOCH_WRAPPER_TEXT})"               # LeaderIsrAndControllerEpoch
 _STATE_INFO = rf"(?P<value>{PARTITION_STATE_INFO_TEXT})"                # 0.8-0.9 PartitionStateInfo
 _PARTITION_STATE_VALUE = rf"(?P<value>{PARTITION_STATE_TEXT})"          # 0.10-2.3 hand-written
-_LEADER_AND_ISR_STATE = rf"(?P<value>{LEADER_AND_ISR_PARTITION_STATE_TEXT})"  # 2.4+ generated
 _UPDATE_METADATA_STATE = rf"(?P<value>{UPDATE_METADATA_PARTITION_STATE_TEXT})"
 _BROKER_SET = r"[A-Za-z]*\([^()]*\)"                                    # Set(1, 2), HashSet()
 
@@ -213,8 +214,8 @@ def _leader_starts(m: re.Match, ctx: LineContext) -> list:
 
 
 def _follower_starts(m: re.Match, ctx: LineContext) -> list:
-    """3.6+ `Follower ... Current leader is L`. Its `Previous leader` is printed after the
-    fields were overwritten (until KAFKA-19776), so only the current leader is taken."""
+    """3.3+ `Follower ... Current leader is L`. From 3.6 its `Previous leader` is printed after
+    the fields were overwritten (until KAFKA-19776), so only the current leader is taken."""
     return [{"event_type": "LeaderAndIsrReceived", **_partition(m["tp"]), "leader": int(m["leader"]),
              "leader_epoch": int(m["leader_epoch"]), "zk_version": int(m["zk_version"]),
              **_recording_broker(ctx)}]
@@ -224,6 +225,17 @@ def _follower_starts(m: re.Match, ctx: LineContext) -> list:
 
 def _p(name: str, source: str, first: str, last: str | None, keyword: str, regex: str, build) -> MessagePattern:
     return MessagePattern(name, source, first, last, keyword, re.compile(regex), build)
+
+
+def _per_form(name: str, source: str, first: str, forms, keyword: str, regex: str, build) -> list[MessagePattern]:
+    """A message that embeds a value (`{value}` in `regex`) as one row per printed form of the
+    value (values.*_BY_RELEASE), each spanning the releases that print both: which form a line
+    shows is era evidence. The first form's row keeps `name`, the others add the release
+    their form starts at."""
+    return [_p(name + ("" if i == 0 else "." + "_".join(form_first.split(".")[:2])), source,
+               max(first, form_first, key=parse_version), form_last or LAST_ZK, keyword,
+               regex.replace("{value}", f"(?P<value>{text})"), build)
+            for i, (form_first, form_last, text) in enumerate(forms)]
 
 
 _PSM = "PartitionStateMachine.scala"
@@ -292,9 +304,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.partition.new", f"{_PSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "Changed",
        rf"Changed partition {_TP_NEW} state from {_FROM} to {_TO} with assigned replicas (?P<replicas>{_INTS})$",
        _partition_change),
-    _p("sc.partition.online.leaderandisr", f"{_PSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "Changed",
-       rf"Changed partition {_TP_NEW} from {_FROM} to {_TO} with state (?P<value>{LEADER_AND_ISR_TEXT})$",
-       _partition_change),
+    *_per_form("sc.partition.online.leaderandisr", f"{_PSM} @1.1.1..@3.9", "1.1.0", LEADER_AND_ISR_BY_RELEASE, "Changed",
+               rf"Changed partition {_TP_NEW} from {_FROM} to {_TO} with state {{value}}$", _partition_change),
     _p("sc.partition.state", f"{_PSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "Changed",
        rf"Changed partition {_TP_NEW} state from {_FROM} to {_TO}$", _partition_change),
     # `[Controller id=N epoch=E] Controller N epoch E failed ...`: strip_prefix removes both.
@@ -329,9 +340,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # removeReplicasFromIsr): the one INFO line that records it. The event names the replica,
     # so the replay ties it to that replica's OfflineReplica step (a topic deletion removes
     # several replicas in turn, not in AR order).
-    _p("sc.replica.isr_removal", f"{_RSM} @1.1.1..@3.9", "1.1.0", LAST_ZK, "Partition",
-       rf"Partition {_TP_NEW} state changed to {_WRAPPER} after removing replica (?P<replica>\d+) from the ISR as "
-       rf"part of transition to OfflineReplica$", _isr_removal),
+    *_per_form("sc.replica.isr_removal", f"{_RSM} @1.1.1..@3.9", "1.1.0", CONTROLLER_EPOCH_WRAPPER_BY_RELEASE,
+               "Partition", rf"Partition {_TP_NEW} state changed to {{value}} after removing replica (?P<replica>\d+) "
+               r"from the ISR as part of transition to OfflineReplica$", _isr_removal),
 
     # ---- controller -> broker requests ----
     _p("sc.send.leaderandisr.0_8", f"{_CCM} @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2", "sending",
@@ -343,9 +354,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.send.leaderandisr.1_0", f"{_CCM} @1.0.2..@2.3.1", "1.0.0", "2.3.1", "Sending",
        rf"Sending {_BECOME} LeaderAndIsr request {_PARTITION_STATE_VALUE} to broker \d+ for partition {_TP_ANY}$",
        _leader_and_isr_sent),
-    _p("sc.send.leaderandisr", f"{_CCM} @2.4.1..@3.9", "2.4.0", LAST_ZK, "Sending",
-       rf"Sending {_BECOME} LeaderAndIsr request {_LEADER_AND_ISR_STATE} to broker \d+ for partition {_TP_NEW}$",
-       _leader_and_isr_sent),
+    *_per_form("sc.send.leaderandisr", f"{_CCM} @2.4.1..@3.9", "2.4.0", LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE,
+               "Sending", rf"Sending {_BECOME} LeaderAndIsr request {{value}} to broker \d+ for partition {_TP_NEW}$",
+               _leader_and_isr_sent),
     _p("sc.send.leaderandisr.summary", f"{_CCM} @2.6.3..@3.9", "2.6.0", LAST_ZK, "Sending",
        r"Sending LeaderAndIsr request to broker \d+ with \d+ become-leader and \d+ become-follower partitions$",
        _none),
@@ -378,10 +389,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.reassign.sent.1_0", f"{_KC} @1.1.1..@2.3.1", "1.0.0", "2.3.1", "Sent",
        rf"Sent LeaderAndIsr request {_WRAPPER} with new assigned replica list (?P<replicas>{_INTS}) "
        rf"to leader -?\d+ for partition being reassigned {_TP_ANY}$", _leader_and_isr_sent),
-    _p("sc.reassign.sent", f"{_KC} @2.4.1..@3.9", "2.4.0", LAST_ZK, "Sent",
-       rf"Sent LeaderAndIsr request {_WRAPPER} with new replica assignment "
-       rf"(?P<replicas>ReplicaAssignment\([^()]*\)|{_INTS}) to leader -?\d+ for partition being reassigned {_TP_NEW}$",
-       _leader_and_isr_sent),
+    *_per_form("sc.reassign.sent", f"{_KC} @2.4.1..@3.9", "2.4.0", CONTROLLER_EPOCH_WRAPPER_BY_RELEASE, "Sent",
+               r"Sent LeaderAndIsr request {value} with new replica assignment "
+               rf"(?P<replicas>ReplicaAssignment\([^()]*\)|{_INTS}) to leader -?\d+ for partition being reassigned "
+               rf"{_TP_NEW}$", _leader_and_isr_sent),
     _p("sc.reassign.send_failed.0_8", f"{_KC} @0.8.1..@0.11.0.3", "0.8.0", "0.11.0.3", "failed",
        r"failed to send LeaderAndIsr request with new assigned replica list ", _none),
     _p("sc.reassign.send_failed", f"{_KC} @1.1.1..@3.9", "1.0.0", LAST_ZK, "Failed",
@@ -401,9 +412,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"Received LeaderAndIsr request {_PARTITION_STATE_VALUE} correlation id \d+ from controller "
        rf"(?P<controller>\d+) epoch (?P<epoch>\d+) for partition {_TP_NEW}$",
        _leader_and_isr_received(keep_replicas=True)),
-    _p("sc.broker.received", f"{_RM} @2.4.1..@3.9", "2.4.0", LAST_ZK, "Received",
-       rf"Received LeaderAndIsr request {_LEADER_AND_ISR_STATE} correlation id \d+ from controller "
-       r"(?P<controller>\d+) epoch (?P<epoch>\d+)$", _leader_and_isr_received(keep_replicas=True)),
+    *_per_form("sc.broker.received", f"{_RM} @2.4.1..@3.9", "2.4.0", LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE,
+               "Received", r"Received LeaderAndIsr request {value} correlation id \d+ from controller "
+               r"(?P<controller>\d+) epoch (?P<epoch>\d+)$", _leader_and_isr_received(keep_replicas=True)),
     _p("sc.broker.cached.0_8", f"{_MC} @0.8.2.2..@0.9.0.1", "0.8.0", "0.9.0.1", "cached",
        rf"cached leader info {_STATE_INFO} for partition {_TP_OLD} in response to UpdateMetadata request sent "
        r"by controller (?P<controller>\d+) epoch (?P<epoch>\d+) with correlation id \d+$",
@@ -444,6 +455,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.follower_starts.2_6", f"{_PART} @2.6.3..@3.2.3", "2.6.0", "3.2.3", "Follower",
        rf"Follower {_TP_NEW} starts at leader epoch \d+ from offset -?\d+ with high watermark -?\d+\. "
        r"Previous leader epoch was -?\d+\.$", _none),
+    _p("sc.broker.follower_starts.3_3", f"{_PART} @3.3.2..@3.5.2", "3.3.0", "3.5.2", "Follower",
+       rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ with partition epoch "
+       r"(?P<zk_version>\d+) and high watermark -?\d+\. Current leader is (?P<leader>-?\d+)\. "
+       r"Previous leader epoch was -?\d+\.$", _follower_starts),
     _p("sc.broker.follower_starts", f"{_PART} @3.6.2..@3.9", "3.6.0", None, "Follower",
        rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ with partition epoch "
        r"(?P<zk_version>\d+) and high watermark -?\d+\. Current leader is (?P<leader>-?\d+)\. "

@@ -193,20 +193,20 @@ FIXTURES = [
             "LeaderAndIsr(leader=2, leaderEpoch=5, isr=List(2), zkVersion=7)",
             [psc("orders", 0, "OfflinePartition", "OnlinePartition", leader=2, leader_epoch=5, isr=[2], zk_version=7,
                  **ctl(1, 2))]),
-    Fixture("3.2.3", "sc.partition.online.leaderandisr",
+    Fixture("3.2.3", "sc.partition.online.leaderandisr.3_2",
             "[Controller id=1 epoch=2] Changed partition my-topic-v2-3 from OfflinePartition to OnlinePartition with "
             "state LeaderAndIsr(leader=2, leaderEpoch=5, isr=List(2), leaderRecoveryState=RECOVERING, zkVersion=7)",
             [psc("my-topic-v2", 3, "OfflinePartition", "OnlinePartition", leader=2, leader_epoch=5, isr=[2],
                  zk_version=7, leader_recovery_state="RECOVERING", **ctl(1, 2))],
             level="INFO"),
-    Fixture("3.4.1", "sc.partition.online.leaderandisr",
+    Fixture("3.4.1", "sc.partition.online.leaderandisr.3_3",
             "[Controller id=1001 epoch=1] Changed partition kafka-ckpt-0 from NewPartition to OnlinePartition with "
             "state LeaderAndIsr(leader=1001, leaderEpoch=0, isr=List(1001), leaderRecoveryState=RECOVERED, "
             "partitionEpoch=0)",
             [psc("kafka-ckpt", 0, "NewPartition", "OnlinePartition", leader=1001, leader_epoch=0, isr=[1001],
                  zk_version=0, leader_recovery_state="RECOVERED", **ctl(1001, 1))],
             level="INFO"),
-    Fixture("3.9.0", "sc.partition.online.leaderandisr",
+    Fixture("3.9.0", "sc.partition.online.leaderandisr.3_5",
             "[Controller id=1 epoch=4] Changed partition orders-0 from OnlinePartition to OnlinePartition with state "
             "LeaderAndIsr(leader=1, leaderEpoch=3, isrWithBrokerEpoch=List(BrokerState(brokerId=1, brokerEpoch=-1), "
             "BrokerState(brokerId=2, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=7)",
@@ -302,7 +302,14 @@ FIXTURES = [
             "zkVersion=4, replicas=[1, 2], addingReplicas=[], removingReplicas=[], isNew=false) to broker 1 for "
             "partition orders-0",
             [lai("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], zk_version=4, **ctl(1, 2))]),
-    Fixture("3.4.1", "sc.send.leaderandisr",
+    Fixture("3.2.3", "sc.send.leaderandisr.3_2",
+            "[Controller id=1 epoch=2] Sending become-leader LeaderAndIsr request LeaderAndIsrPartitionState("
+            "topicName='orders', partitionIndex=0, controllerEpoch=2, leader=1, leaderEpoch=3, isr=[1, 2], "
+            "zkVersion=4, replicas=[1, 2], addingReplicas=[], removingReplicas=[], isNew=false, leaderRecoveryState=1) "
+            "to broker 1 for partition orders-0",
+            [lai("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], zk_version=4, leader_recovery_state="RECOVERING",
+                 **ctl(1, 2))]),
+    Fixture("3.4.1", "sc.send.leaderandisr.3_3",
             "[Controller id=1001 epoch=1] Sending become-leader LeaderAndIsr request " + CKPT_LAI_STATE
             + " to broker 1001 for partition kafka-ckpt-0",
             [lai("kafka-ckpt", 0, leader=1001, leader_epoch=0, isr=[1001], zk_version=0,
@@ -365,7 +372,7 @@ FIXTURES = [
             "with new replica assignment ReplicaAssignment(replicas=1,2,3, addingReplicas=3, removingReplicas=) to "
             "leader 1 for partition being reassigned orders-0",
             [lai("orders", 0, leader=1, leader_epoch=4, isr=[1, 2], **ctl(1, 2))], level="INFO"),
-    Fixture("3.2.3", "sc.reassign.sent",
+    Fixture("3.2.3", "sc.reassign.sent.3_2",
             "[Controller id=1 epoch=2] Sent LeaderAndIsr request (Leader:1,ISR:1,2,LeaderRecoveryState:RECOVERED,"
             "LeaderEpoch:4,ZkVersion:9,ControllerEpoch:2) with new replica assignment ReplicaAssignment(replicas=1,2, "
             "addingReplicas=, removingReplicas=) to leader 1 for partition being reassigned orders-0",
@@ -399,7 +406,14 @@ FIXTURES = [
             "orders-0",
             [received("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], zk_version=4, replicas=[1, 2],
                       controller_id=1, controller_epoch=2, recording_broker=2)]),
-    Fixture("3.4.1", "sc.broker.received",
+    Fixture("3.2.3", "sc.broker.received.3_2",
+            "[Broker id=2] Received LeaderAndIsr request LeaderAndIsrPartitionState(topicName='orders', "
+            "partitionIndex=0, controllerEpoch=2, leader=1, leaderEpoch=3, isr=[1, 2], zkVersion=4, replicas=[1, 2], "
+            "addingReplicas=[], removingReplicas=[], isNew=false, leaderRecoveryState=0) correlation id 7 from "
+            "controller 1 epoch 2",
+            [received("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], zk_version=4, replicas=[1, 2],
+                      leader_recovery_state="RECOVERED", controller_id=1, controller_epoch=2, recording_broker=2)]),
+    Fixture("3.4.1", "sc.broker.received.3_3",
             "[Broker id=1001] Received LeaderAndIsr request " + CKPT_LAI_STATE + " correlation id 1 from controller "
             "1001 epoch 1",
             [received("kafka-ckpt", 0, leader=1001, leader_epoch=0, isr=[1001], zk_version=0,
@@ -475,6 +489,10 @@ FIXTURES = [
             "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with high watermark 118. "
             "Previous leader epoch was 4.", [], level="INFO"),
     # 3.6+: `Previous leader Some(2) ... was 5` repeats the new values (the known bug): ignored.
+    Fixture("3.4.1", "sc.broker.follower_starts.3_3",   # Partition.scala makeFollower @3.4.1 (sources jar)
+            "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with partition epoch 9 and high "
+            "watermark 118. Current leader is 2. Previous leader epoch was 4.",
+            [received("orders", 0, leader=2, leader_epoch=5, zk_version=9, recording_broker=3)], level="INFO"),
     Fixture("3.9.0", "sc.broker.follower_starts",
             "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with partition epoch 9 and high "
             "watermark 118. Current leader is 2. Previous leader Some(2) and previous leader epoch was 5.",
@@ -574,7 +592,7 @@ FIXTURES = [
     Fixture("3.9.2", "sc.broker.stop_replica.received",  # real: a partition being deleted (leader epoch -2)
             "[Broker id=1] Received StopReplica request StopReplicaPartitionState(partitionIndex=0, leaderEpoch=-2, "
             "deletePartition=false) correlation id 41 from controller 2 epoch 2 for partition doomed-0", []),
-    Fixture("3.9.2", "sc.replica.isr_removal",  # real (INFO capture)
+    Fixture("3.9.2", "sc.replica.isr_removal.3_2",  # real (INFO capture)
             "[Controller id=2 epoch=2] Partition events-2 state changed to (Leader:2,ISR:2,3,LeaderRecoveryState:"
             "RECOVERED,LeaderEpoch:1,ZkVersion:1,ControllerEpoch:2) after removing replica 1 from the ISR as part of "
             "transition to OfflineReplica",
@@ -606,6 +624,9 @@ def test_fixture(f: Fixture):
     pattern, events = result
     assert pattern.name == f.pattern
     assert events == f.events
+    # the release the fixture follows writes this row's shape (era detection rests on it)
+    assert parse_version(pattern.first) <= parse_version(f.version), pattern.first
+    assert pattern.last is None or parse_version(f.version) <= parse_version(pattern.last), pattern.last
     for event in events:
         assert event["event_type"] in EVENT_TYPE_NAMES
         assert set(event) <= set(EVENT_FIELD_NAMES)
