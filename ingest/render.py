@@ -3,8 +3,8 @@ a simulated history with injected faults, written the way real brokers would, mu
 exactly the injected faults. The parsers never call this; it follows Kafka's own format
 strings independently of their regexes.
 
-- `render`: a ZooKeeper cluster's logs as 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2 or 3.9.2 write them
-  (stock log4j layout; spec kafka-log-formats §0 families A, B, C, D and G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
+- `render`: a ZooKeeper cluster's logs as 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2, 3.2.3, 3.4.1 or 3.9.2 write
+  them (stock log4j layout; spec kafka-log-formats §0 families A-G, §2.3-§2.7, §3, §3.5; the 3.9.2 forms
   are those of this project's live captures). Files go where Kafka writes them: the controller's decisions
   and the inputs it reacted to in its own state-change.log and controller.log, a leader's ISR
   changes in its server.log. Which events there are is the generator's log level.
@@ -24,9 +24,81 @@ from state_machine import events as E
 from state_machine.events import Event
 
 # The releases written, each with its format family (spec §0): A (0.8.1-0.11), B (1.0), C (1.1-2.5),
-# D (2.6-3.1), G (3.5-3.9).
-FAMILY = {"0.8.2.2": "A", "0.10.2.2": "A", "1.0.2": "B", "2.4.1": "C", "2.8.2": "D", "3.9.2": "G"}
+# D (2.6-3.1), E (3.2), F (3.3-3.4), G (3.5-3.9).
+FAMILY = {"0.8.2.2": "A", "0.10.2.2": "A", "1.0.2": "B", "2.4.1": "C", "2.8.2": "D", "3.2.3": "E", "3.4.1": "F",
+          "3.9.2": "G"}
 VERSIONS = tuple(FAMILY)
+
+# The values whose form a family changes, as Kafka's toString / format strings print them (spec
+# §2.2, §2.6, §2.7); `Renderer._fields` fills them. A family not named has no such line.
+_STATE_HEAD = ("LeaderAndIsrPartitionState(topicName='{topic}', partitionIndex={partition}, controllerEpoch={controller_epoch}, "
+               "leader={leader}, leaderEpoch={leader_epoch}, isr=[{isr_list}], ")
+_STATE_TAIL = "={zk}, replicas=[{replicas_list}], addingReplicas=[], removingReplicas=[], isNew=false"
+_LEADER_AND_ISR_1_1 = "LeaderAndIsr(leader={leader}, leaderEpoch={leader_epoch}, isr=List({isr_list}), zkVersion={zk})"
+_STARTS_0_11 = "{tp} starts at Leader Epoch {leader_epoch} from offset 0. Previous Leader Epoch was: {previous_epoch}"
+_LEADER_STARTS_2_6 = ("Leader {tp} starts at leader epoch {leader_epoch} from offset 0 with high watermark 0 ISR [{isr}] "
+                      "addingReplicas [] removingReplicas []. Previous leader epoch was {previous_epoch}.")
+_FOLLOWER_STARTS_2_6 = ("Follower {tp} starts at leader epoch {leader_epoch} from offset 0 with high watermark 0. "
+                        "Previous leader epoch was {previous_epoch}.")
+FORMS = {
+    # LeaderAndIsr.toString, in a controller's `Changed partition t-0 from .. to OnlinePartition with state ..`
+    "leader_and_isr": {
+        "C": _LEADER_AND_ISR_1_1,
+        "D": _LEADER_AND_ISR_1_1,
+        "E": "LeaderAndIsr(leader={leader}, leaderEpoch={leader_epoch}, isr=List({isr_list}), "
+             "leaderRecoveryState={recovery}, zkVersion={zk})",
+        "F": "LeaderAndIsr(leader={leader}, leaderEpoch={leader_epoch}, isr=List({isr_list}), "
+             "leaderRecoveryState={recovery}, partitionEpoch={zk})",
+        "G": "LeaderAndIsr(leader={leader}, leaderEpoch={leader_epoch}, isrWithBrokerEpoch=List({isr_broker_states}), "
+             "leaderRecoveryState={recovery}, partitionEpoch={zk})",
+    },
+    # The partition's state in the controller's `Sending become-leader LeaderAndIsr request ..`: <= 0.11
+    # LeaderIsrAndControllerEpoch, 1.0-2.3 PartitionState, 2.4+ the generated LeaderAndIsrPartitionState
+    # (3.2 adds leaderRecoveryState, 3.3 renames zkVersion to partitionEpoch).
+    "partition_state": {
+        "A": "(Leader:{leader},ISR:{isr},LeaderEpoch:{leader_epoch},ControllerEpoch:{controller_epoch})",
+        "B": "PartitionState(controllerEpoch={controller_epoch}, leader={leader}, leaderEpoch={leader_epoch}, "
+             "isr={isr}, zkVersion={zk}, replicas={replicas}, isNew=false)",
+        "C": _STATE_HEAD + "zkVersion" + _STATE_TAIL + ")",
+        "D": _STATE_HEAD + "zkVersion" + _STATE_TAIL + ")",
+        "E": _STATE_HEAD + "zkVersion" + _STATE_TAIL + ", leaderRecoveryState={recovery_value})",
+        "F": _STATE_HEAD + "partitionEpoch" + _STATE_TAIL + ", leaderRecoveryState={recovery_value})",
+        "G": _STATE_HEAD + "partitionEpoch" + _STATE_TAIL + ", leaderRecoveryState={recovery_value})",
+    },
+    # A leader's committed ISR change (server.log): 2.4 its ZK write, 2.7-2.8 the AlterIsr answer,
+    # 3.x the AlterPartition answer (3.5+: "" or "(under-min-isr)" between two spaces).
+    "isr_updated": {
+        "C": "ISR updated to [{isr}] and zkVersion updated to [{zk}]",
+        "D": "ISR updated to {isr} and version updated to [{zk}]",
+        "E": "ISR updated to {isr} and version updated to {zk}",
+        "F": "ISR updated to {isr} and version updated to {zk}",
+        "G": "ISR updated to {isr}  and version updated to {zk}",
+    },
+    # Partition.makeLeader / makeFollower for a new leader epoch: 0.11-2.5 the leader's server.log,
+    # 2.6-3.2, 3.3-3.4 and 3.6+ forms in state.change.logger (a 3.6+ follower's "Previous leader .."
+    # shows the new values, set before printed: KAFKA-19776).
+    "leader_starts": {
+        "B": _STARTS_0_11,
+        "C": _STARTS_0_11,
+        "D": _LEADER_STARTS_2_6,
+        "E": _LEADER_STARTS_2_6,
+        "F": "Leader {tp} with topic id Some({topic_id}) starts at leader epoch {leader_epoch} from offset 0 with "
+             "partition epoch {zk}, high watermark 0, ISR [{isr}], adding replicas [] and removing replicas []. "
+             "Previous leader epoch was {previous_epoch}.",
+        "G": "Leader {tp} with topic id Some({topic_id}) starts at leader epoch {leader_epoch} from offset 0 with "
+             "partition epoch {zk}, high watermark 0, ISR [{isr}], adding replicas [] and removing replicas [] . "
+             "Previous leader {previous_leader} and previous leader epoch was {previous_epoch}.",
+    },
+    "follower_starts": {
+        "D": _FOLLOWER_STARTS_2_6,
+        "E": _FOLLOWER_STARTS_2_6,
+        "F": "Follower {tp} starts at leader epoch {leader_epoch} from offset 0 with partition epoch {zk} and high "
+             "watermark 0. Current leader is {leader}. Previous leader epoch was {previous_epoch}.",
+        "G": "Follower {tp} starts at leader epoch {leader_epoch} from offset 0 with partition epoch {zk} and high "
+             "watermark 0. Current leader is {leader}. Previous leader Some({leader}) and previous leader epoch was "
+             "{leader_epoch}.",
+    },
+}
 STATE_CHANGE = "state.change.logger"
 CONTROLLER = "kafka.controller.KafkaController"
 PARTITION = "kafka.cluster.Partition"
@@ -62,9 +134,9 @@ class Renderer:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
         family = FAMILY[version]
-        self.g = family == "G"
-        self.d = family == "D"   # C's values with G's log levels; 2.7+ AlterIsr, 2.8+ topic ids
-        self.info = family in ("D", "G")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
+        self.forms = {name: forms.get(family) for name, forms in FORMS.items()}
+        self.topic_ids = family in ("D", "E", "F", "G")   # 2.8+: a new topic's assignment carries its id
+        self.info = family in ("D", "E", "F", "G")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
         self.old = family in ("A", "B")   # the controller before 1.1's rewrite: [t,0] in its lines
         self.a = family == "A"   # no logIdent on state-change lines, listener prefixes
         self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
@@ -138,7 +210,7 @@ class Renderer:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                              f"[Map({ctp} -> List({_list(e.replicas)}))]",
                           f"[TopicChangeListener on Controller {self.controller[0]}]: " if self.a else None)
-            elif self.g or self.d:   # 2.8+: the assignment carries the topic id
+            elif self.topic_ids:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [HashSet()], new partition replica "
                              f"assignment [Set(TopicIdReplicaAssignment({e.topic},Some({_uuid(e.topic)}),Map({assignment})))]")
             else:
@@ -201,7 +273,7 @@ class Renderer:
                 zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
                 self.zk_version[key] = zk + 1
                 self._sc(e, f"Changed partition {tp} from {e.from_state} to OnlinePartition with state "
-                            f"{self._leader_and_isr(e, zk)}", "INFO" if self.info else "TRACE")
+                            f"{self.forms['leader_and_isr'].format(**self._fields(e, zk))}", "INFO" if self.info else "TRACE")
                 self._brokers_start(e, tp, zk)
             else:
                 self._sc(e, f"Changed partition {ctp} state from {e.from_state} to {e.to_state}")
@@ -225,9 +297,7 @@ class Renderer:
             else:
                 message = f"[Partition {tp} broker={e.leader}] " + (
                     f"{'Expanding' if expanding else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}" if self.old
-                    else f"ISR updated to {_ints(e.isr)}  and version updated to {zk}" if self.g
-                    else f"ISR updated to {_ints(e.isr)} and version updated to [{zk}]" if self.d   # 2.8 AlterIsr
-                    else f"ISR updated to [{_ints(e.isr)}] and zkVersion updated to [{zk}]")
+                    else self.forms["isr_updated"].format(**self._fields(e, zk)))
             self._write(e.leader, "server.log", e.event_time_ms, "INFO", message, PARTITION)
         elif t == E.STATE_CHANGE_FAILED:
             cid, epoch = self.controller
@@ -247,21 +317,10 @@ class Renderer:
         """The controller's LeaderAndIsr request for the partition, as its state-change.log
         records it: <= 0.11 LeaderIsrAndControllerEpoch, 1.0-2.3 PartitionState, 2.4+ the
         generated LeaderAndIsrPartitionState."""
-        key = (e.topic, e.partition)
-        epoch = e.controller_epoch if e.controller_epoch is not None else self.controller[1]
-        replicas = e.replicas or self.assignment.get(key, [])
+        replicas = e.replicas or self.assignment.get((e.topic, e.partition), [])
+        value = self.forms["partition_state"].format(**self._fields(e, zk))
         if self.a:
-            value = f"(Leader:{e.leader},ISR:{_ints(e.isr)},LeaderEpoch:{e.leader_epoch},ControllerEpoch:{epoch})"
             tp = f"[{e.topic},{e.partition}]"
-        elif self.old:
-            value = (f"PartitionState(controllerEpoch={epoch}, leader={e.leader}, leaderEpoch={e.leader_epoch}, "
-                     f"isr={_ints(e.isr)}, zkVersion={zk}, replicas={_ints(replicas)}, isNew=false)")
-        else:
-            head = (f"LeaderAndIsrPartitionState(topicName='{e.topic}', partitionIndex={e.partition}, controllerEpoch={epoch}, "
-                    f"leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=[{_list(e.isr)}], ")
-            tail = f"replicas=[{_list(replicas)}], addingReplicas=[], removingReplicas=[], isNew=false"
-            value = (head + f"partitionEpoch={zk}, {tail}, leaderRecoveryState={int(_recovering(e))})" if self.g
-                     else head + f"zkVersion={zk}, {tail})")
         # Sent to every live replica; the leader's copy says become-leader (one line is enough here).
         to, role = (e.leader, "become-leader") if e.leader >= 0 else ((list(e.isr) + list(replicas) + [0])[0], "become-follower")
         if self.v0_8:
@@ -282,26 +341,15 @@ class Renderer:
         if self.a or stale or e.leader is None or e.leader < 0 or e.leader_epoch is None or e.leader_epoch <= previous[1]:
             return
         self.started[key] = (e.leader, e.leader_epoch)
-        leader, epoch = e.leader, e.leader_epoch
-        was = "None" if previous[0] is None else f"Some({previous[0]})"
+        leader = e.leader
+        fields = self._fields(e, zk, previous)
+        leader_line = self.forms["leader_starts"].format(**fields)
         if not self.info:
             if leader in self.live:
-                self._write(leader, "server.log", e.event_time_ms + 2, "INFO",
-                            f"[Partition {tp} broker={leader}] {tp} starts at Leader Epoch {epoch} from offset 0. "
-                            f"Previous Leader Epoch was: {previous[1]}", PARTITION)
+                self._write(leader, "server.log", e.event_time_ms + 2, "INFO", f"[Partition {tp} broker={leader}] {leader_line}",
+                            PARTITION)
             return
-        if self.d:   # 2.6-3.2 forms
-            leader_line = (f"Leader {tp} starts at leader epoch {epoch} from offset 0 with high watermark 0 ISR "
-                           f"[{_ints(e.isr)}] addingReplicas [] removingReplicas []. Previous leader epoch was {previous[1]}.")
-            follower_line = (f"Follower {tp} starts at leader epoch {epoch} from offset 0 with high watermark 0. "
-                             f"Previous leader epoch was {previous[1]}.")
-        else:   # 3.6+ forms; a follower's "Previous leader ..." shows the new values (set before printed, KAFKA-19776)
-            leader_line = (f"Leader {tp} with topic id Some({_uuid(e.topic)}) starts at leader epoch {epoch} from offset 0 "
-                           f"with partition epoch {zk}, high watermark 0, ISR [{_ints(e.isr)}], adding replicas [] and removing "
-                           f"replicas [] . Previous leader {was} and previous leader epoch was {previous[1]}.")
-            follower_line = (f"Follower {tp} starts at leader epoch {epoch} from offset 0 with partition epoch {zk} and high "
-                             f"watermark 0. Current leader is {leader}. Previous leader Some({leader}) and previous leader "
-                             f"epoch was {epoch}.")
+        follower_line = self.forms["follower_starts"].format(**fields)
         if leader in self.live:
             self._write(leader, "state-change.log", e.event_time_ms + 2, "INFO", f"[Broker id={leader}] {leader_line}", STATE_CHANGE)
         for follower in e.replicas or self.assignment.get(key, []):
@@ -338,15 +386,19 @@ class Renderer:
             self.isr.pop(key, None)
             self.started.pop(key, None)
 
-    def _leader_and_isr(self, e: Event, zk: int) -> str:
-        """LeaderAndIsr.toString: family C, or G with the ISR's broker epochs (-1: not known
-        to the controller's ZK write) and the recovery state."""
-        if not self.g:
-            return f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isr=List({_list(e.isr)}), zkVersion={zk})"
-        isr = ", ".join(f"BrokerState(brokerId={b}, brokerEpoch=-1)" for b in e.isr)
-        recovery = "RECOVERING" if _recovering(e) else "RECOVERED"
-        return (f"LeaderAndIsr(leader={e.leader}, leaderEpoch={e.leader_epoch}, isrWithBrokerEpoch=List({isr}), "
-                f"leaderRecoveryState={recovery}, partitionEpoch={zk})")
+    def _fields(self, e: Event, zk: int, previous: tuple[int | None, int] = (None, -1)) -> dict:
+        """What FORMS print of `e`: its partition's values, the version `zk` the controller wrote,
+        and the (leader, epoch) its replicas last started (Partition.makeLeader's "previous")."""
+        replicas = e.replicas or self.assignment.get((e.topic, e.partition), [])
+        return dict(
+            topic=e.topic, partition=e.partition, tp=f"{e.topic}-{e.partition}", topic_id=_uuid(e.topic),
+            leader=e.leader, leader_epoch=e.leader_epoch, zk=zk,
+            controller_epoch=e.controller_epoch if e.controller_epoch is not None else self.controller[1],
+            isr=_ints(e.isr or []), isr_list=_list(e.isr or []), replicas=_ints(replicas), replicas_list=_list(replicas),
+            # ZK mode: the controller's write knows no broker epochs (-1).
+            isr_broker_states=", ".join(f"BrokerState(brokerId={b}, brokerEpoch=-1)" for b in e.isr or []),
+            recovery="RECOVERING" if _recovering(e) else "RECOVERED", recovery_value=int(_recovering(e)),
+            previous_leader="None" if previous[0] is None else f"Some({previous[0]})", previous_epoch=previous[1])
 
     def files(self) -> dict[str, str]:
         return {k: "".join(text for _, text in sorted(records, key=lambda r: r[0])) for k, records in self.out.items()}

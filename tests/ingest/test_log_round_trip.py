@@ -1,7 +1,7 @@
 """Property: a simulated history written as a Kafka cluster's files audits, through the
 parsers and the local ingest, the same as its canonical events do.
 
-ZooKeeper mode: the logs of a cluster of 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2 or 3.9.2
+ZooKeeper mode: the logs of a cluster of 0.8.2.2, 0.10.2.2, 1.0.2, 2.4.1, 2.8.2, 3.2.3, 3.4.1 or 3.9.2
 (ingest.render.render), replayed in the era each belongs to.
 
 For TRACE (every decision logged), INFO (the 2.6+ default) and inputs only (where the replay
@@ -9,7 +9,7 @@ infers what is missing), with and without injected faults: nothing is quarantine
 violations are exactly the injected faults, and every partition's leader/ISR and replica
 timelines are the canonical replay's, change for change. What the logs lose must be recovered
 by inference, never reported. The era detection's range of releases holds the one that wrote
-the logs.
+the logs, and a replay in the era it picks (what `audit --format auto` does) agrees too.
 
 KRaft: the `kafka-dump-log.sh --cluster-metadata-decoder` output of the metadata log, the same
 on three nodes (ingest.render.render_kraft); the same checks. A zombie controller's record
@@ -33,7 +33,7 @@ from state_machine.generator import FAULTS, SimConfig, simulate
 # What render writes, and its era: one release of each format family it knows (A twice: 0.8.2's
 # requests carry correlation ids).
 ZK_RELEASES = st.sampled_from([("0.8.2.2", "0.8.2"), ("0.10.2.2", "0.10"), ("1.0.2", "0.11"), ("2.4.1", "2.4"),
-                               ("2.8.2", "2.4"), ("3.9.2", "3.x")])
+                               ("2.8.2", "2.4"), ("3.2.3", "3.x"), ("3.4.1", "3.x"), ("3.9.2", "3.x")])
 KRAFT = resolve_era("kraft")
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
@@ -58,14 +58,18 @@ def assert_round_trip(cfg: SimConfig, write, era, release: str | None = None) ->
         write(events, d)
         ingested = ingest_files(log_files(d), cfg.cluster)
     assert ingested.quarantine == []
+    eras = [era]
     if release is not None:   # era detection: the release that wrote the logs fits every line's shape
         choice = choose_era(ingested.ranges, ingested.versions, ingested.kraft)
         assert choice is not None and not choice.conflicting, choice
         assert parse_version(choice.low) <= parse_version(release) <= parse_version(choice.high), choice
-    from_files = replay_cluster(cfg.cluster, ingested.events, era)
-    reported = sorted((v.rule, key[0], key[1]) for key, r in from_files.items() for v in r.violations)
-    assert reported == sorted((t.rule, t.topic, t.partition) for t in truth)
-    assert timelines(from_files) == timelines(replay_cluster(cfg.cluster, events, era))
+        eras.append(resolve_era(choice.era))   # what `audit --format auto` replays them in
+    expected = timelines(replay_cluster(cfg.cluster, events, era))
+    for replay_era in eras:
+        from_files = replay_cluster(cfg.cluster, ingested.events, replay_era)
+        reported = sorted((v.rule, key[0], key[1]) for key, r in from_files.items() for v in r.violations)
+        assert reported == sorted((t.rule, t.topic, t.partition) for t in truth), replay_era.name
+        assert timelines(from_files) == expected, replay_era.name
 
 
 @PROFILE
