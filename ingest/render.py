@@ -35,7 +35,6 @@ _STATE_HEAD = ("LeaderAndIsrPartitionState(topicName='{topic}', partitionIndex={
                "leader={leader}, leaderEpoch={leader_epoch}, isr=[{isr_list}], ")
 _STATE_TAIL = "={zk}, replicas=[{replicas_list}], addingReplicas=[], removingReplicas=[], isNew=false"
 _LEADER_AND_ISR_1_1 = "LeaderAndIsr(leader={leader}, leaderEpoch={leader_epoch}, isr=List({isr_list}), zkVersion={zk})"
-_STARTS_0_11 = "{tp} starts at Leader Epoch {leader_epoch} from offset 0. Previous Leader Epoch was: {previous_epoch}"
 _LEADER_STARTS_2_6 = ("Leader {tp} starts at leader epoch {leader_epoch} from offset 0 with high watermark 0 ISR [{isr}] "
                       "addingReplicas [] removingReplicas []. Previous leader epoch was {previous_epoch}.")
 _FOLLOWER_STARTS_2_6 = ("Follower {tp} starts at leader epoch {leader_epoch} from offset 0 with high watermark 0. "
@@ -74,12 +73,13 @@ FORMS = {
         "F": "ISR updated to {isr} and version updated to {zk}",
         "G": "ISR updated to {isr}  and version updated to {zk}",
     },
-    # Partition.makeLeader / makeFollower for a new leader epoch: 0.11-2.5 the leader's server.log,
-    # 2.6-3.2, 3.3-3.4 and 3.6+ forms in state.change.logger (a 3.6+ follower's "Previous leader .."
-    # shows the new values, set before printed: KAFKA-19776).
+    # Partition.makeLeader / makeFollower for a new leader epoch: 0.11-2.3 and 2.4-2.5 forms in the
+    # leader's server.log, 2.6-3.2, 3.3-3.4 and 3.6+ forms in state.change.logger (a 3.6+ follower's
+    # "Previous leader .." shows the new values, set before printed: KAFKA-19776).
     "leader_starts": {
-        "B": _STARTS_0_11,
-        "C": _STARTS_0_11,
+        "B": "{tp} starts at Leader Epoch {leader_epoch} from offset 0. Previous Leader Epoch was: {previous_epoch}",
+        "C": "{tp} starts at leader epoch {leader_epoch} from offset 0 with high watermark 0. Previous leader epoch was "
+             "{previous_epoch}.",
         "D": _LEADER_STARTS_2_6,
         "E": _LEADER_STARTS_2_6,
         "F": "Leader {tp} with topic id Some({topic_id}) starts at leader epoch {leader_epoch} from offset 0 with "

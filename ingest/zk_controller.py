@@ -219,8 +219,9 @@ def _kafka_config(m: re.Match, ctx: LineContext) -> list:
 
 
 def _leader_starts_old(m: re.Match, ctx: LineContext) -> list:
-    """0.11-2.5 `t-0 starts at Leader Epoch E ...` (server.log): the broker of the partition
-    prefix became the partition's leader at epoch E (no ISR printed)."""
+    """0.11-2.5 `t-0 starts at Leader Epoch E ...` (2.4: `at leader epoch E ... with high
+    watermark H`; server.log): the broker of the partition prefix became the partition's leader
+    at epoch E (no ISR printed)."""
     p = ctx.prefix
     if p.kind != "partition" or p.broker is None:
         return []   # without the prefix the line names no leader
@@ -596,11 +597,15 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("srv.isr.shrink", "Partition.scala maybeShrinkIsr @0.11..@2.1", "0.11.0.0", "2.1.1", "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
     # 2.7+ with AlterIsr this is the leader's proposal; its commit is the "version updated" row.
-    _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11..@2.5 (prefix `Partition [t,0] on broker N: ` in 0.11, "
-         "`[Partition t-0 broker=N] ` from 1.0; 2.6 moved it to state.change.logger: sc.broker.leader_starts.2_6)",
-         "0.11.0.0", "2.5.1", "%tp",
+    _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11.0.3..@2.3.1 (prefix `Partition [t,0] on broker N: ` "
+         "in 0.11, `[Partition t-0 broker=N] ` from 1.0)",
+         "0.11.0.0", "2.3.1", "%tp",
          r"(?P<tp>[\w.-]+-\d+) starts at Leader Epoch (?P<e>\d+) from offset -?\d+\. Previous Leader Epoch was: -?\d+$",
          _leader_starts_old),
+    _row("srv.leader_starts.2_4", "Partition.scala makeLeader @2.4.1..@2.5.1 (2.6 moved it to state.change.logger: "
+         "sc.broker.leader_starts.2_6)", "2.4.0", "2.5.1", "%tp",
+         r"(?P<tp>[\w.-]+-\d+) starts at leader epoch (?P<e>\d+) from offset -?\d+ with high watermark -?\d+\. "
+         r"Previous leader epoch was -?\d+\.$", _leader_starts_old),
     _row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})\. Leader: \(highWatermark: -?\d+, endOffset: -?\d+\)\. "
          r"Out of sync replicas: .*$", _isr_change),

@@ -132,8 +132,13 @@ SERVER_CASES = [
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 2, "isr": [2, 1], "recording_broker": 2}]),
     ("0.10.2.1", "Partition [t,0] on broker 1: Expanding ISR for partition t-0 from 1,2 to 1,2,3",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "recording_broker": 1}]),
-    # The leader's own line when it starts a leader epoch (published 1.0 and 2.0 logs; 0.11's prefix).
-    ("2.4.1", "[Partition t-0 broker=1] t-0 starts at Leader Epoch 5 from offset 120. Previous Leader Epoch was: 4",
+    # The leader's own line when it starts a leader epoch (Partition.makeLeader in the sources jars;
+    # 0.11's prefix; 2.4 rewrote the sentence).
+    ("2.3.1", "[Partition t-0 broker=1] t-0 starts at Leader Epoch 5 from offset 120. Previous Leader Epoch was: 4",
+     [{"event_type": "LeaderAndIsrReceived", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 5,
+       "recording_broker": 1}]),
+    ("2.4.1", "[Partition t-0 broker=1] t-0 starts at leader epoch 5 from offset 120 with high watermark 118. Previous "
+              "leader epoch was 4.",
      [{"event_type": "LeaderAndIsrReceived", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 5,
        "recording_broker": 1}]),
     ("0.11.0.3", "Partition [my.t-1,0] on broker 2: my.t-1-0 starts at Leader Epoch 0 from offset 0. Previous Leader Epoch "
