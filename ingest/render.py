@@ -217,8 +217,11 @@ class Renderer:
                 self._ctl(e, f"New topics: [Set({e.topic})], deleted topics: [Set()], new partition replica assignment "
                              f"[Map({assignment})]")
         elif t == E.TOPIC_DELETION:
-            self._ctl(e, f"Starting topic deletion for topics {e.topic}",   # KafkaController.processTopicDeletion
-                      f"[DeleteTopicsListener on {self.controller[0]}]: " if self.a else None)
+            # KafkaController.processTopicDeletion; before 0.11 the listener's logIdent, which 0.10.2
+            # (ControllerZkListener) writes as `on Controller N`.
+            listener = f"on {self.controller[0]}" if self.v0_8 else f"on Controller {self.controller[0]}"
+            self._ctl(e, f"Starting topic deletion for topics {e.topic}",
+                      f"[DeleteTopicsListener {listener}]: " if self.a else None)
         elif t == E.REASSIGNMENT_START and self.old:
             # Before KIP-455 the controller writes AR = RAR + OAR as a set; the target is what it logs.
             self.assignment[key] = list(e.replicas) + [r for r in self.assignment.get(key, []) if r not in e.replicas]

@@ -275,11 +275,15 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.failover.ready", f"{KC} onControllerFailover @1.0..@3.9", "1.0.0", None, "ready",
          r"Ready to serve as the new controller with epoch (?P<e>\d+)$", _failover),
     # The rest of failover and resignation: progress, no controller input of its own.
-    _row("ctl.failover.begin.old", f"{KC} onControllerFailover @0.8.0..@0.11.0", "0.8.0", "1.0.2", "broker",
+    _row("ctl.failover.begin.old", f"{KC} onControllerFailover @0.8.0..@0.11.0", "0.8.0", "0.11.0.3", "broker",
          r"Broker \d+ (?:starting become controller state transition|resigned as the controller)$"),
-    _row("ctl.failover.epoch.old", f"{KC} incrementControllerEpoch @0.8.0..@0.11.0", "0.8.0", "1.0.2", "controller",
+    _row("ctl.failover.begin.1_0", f"{KC} onControllerFailover @1.0.2", "1.0.0", "1.0.2", "starting",
+         r"Starting become controller state transition$"),
+    _row("ctl.failover.epoch.old", f"{KC} incrementControllerEpoch @0.8.0..@0.11.0", "0.8.0", "0.11.0.3", "controller",
          r"Controller \d+ incremented epoch to \d+$"),
-    _row("ctl.failover.epoch.read.old", f"{KC} readControllerEpochFromZookeeper @0.8.0..@0.11.0", "0.8.0", "1.0.2",
+    _row("ctl.failover.epoch.1_0", f"{KC} incrementControllerEpoch @1.0.2", "1.0.0", "1.0.2", "incremented",
+         r"Incremented epoch to \d+$"),
+    _row("ctl.failover.epoch.read.old", f"{KC} readControllerEpochFromZookeeper @0.8.0..@2.0.1", "0.8.0", "2.0.1",
          "initialized", r"Initialized controller epoch to \d+ and zk version \d+$"),
     _row("ctl.failover.registering", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "registering",
          r"Registering handlers$"),
@@ -376,7 +380,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"All shutting down brokers: [\d,]*$"),
     _row("ctl.shutdown.live", f"{KC} doControlledShutdown @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "live",
          r"Live brokers: [\d,]*$"),
-    _row("ctl.shutdown.leaders", f"{KC} doControlledShutdown @1.1..@3.9 (TRACE; the whole leadership cache)", "1.1.0", None,
+    _row("ctl.shutdown.leaders", f"{KC} doControlledShutdown @0.8.0..@3.9 (TRACE; the whole leadership cache)", "0.8.0", None,
          "all", r"All leaders = .*$"),
 
     # Topic creation, partition addition ---------------------------------------------------------
@@ -389,16 +393,22 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.topic.callback", f"{KC} onNewTopicCreation, onNewPartitionCreation @0.8.0..@3.9", "0.8.0", None, "new",
          r"New (?:topic|partition) creation callback for .*$"),
     _row("ctl.partition.new.listener", "PartitionStateMachine.scala AddPartitionsListener / PartitionModificationsListener "
-         "@0.8.0..@0.10.2 (logIdent `[AddPartitionsListener on N]: `; 0.8.0-0.8.1 bracket the map)", "0.8.0", "0.10.2.2",
+         "@0.8.0..@0.10.1 (logIdent `[AddPartitionsListener on N]: `; 0.8.0-0.8.1 bracket the map)", "0.8.0", "0.10.1.1",
          "[addpartitionslistener", r"\[AddPartitionsListener on (?P<b>\d+)\]: New partitions to be added (?P<a>.*)$",
          _creation("PartitionCreation")),
-    _row("ctl.partition.listener.quiet", "PartitionStateMachine.scala AddPartitionsListener @0.8.0..@0.10.2",
-         "0.8.0", "0.10.2.2", "[addpartitionslistener",
+    _row("ctl.partition.listener.quiet", "PartitionStateMachine.scala AddPartitionsListener @0.8.0..@0.10.1",
+         "0.8.0", "0.10.1.1", "[addpartitionslistener",
          r"\[AddPartitionsListener on \d+\]: (?:Add Partition triggered |Partition modification triggered "
          r"|Skipping adding partitions ).*$"),
-    _row("ctl.partition.new", f"{KC} PartitionModifications @0.11..@3.9", "0.11.0.0", None, "new",
+    # 0.10.2's listeners print `[AddPartitionsListener on Controller N]: ` (ControllerZkListener), a
+    # logIdent prefix.py strips; the sentences are the later ones.
+    _row("ctl.partition.modification", "PartitionStateMachine.scala AddPartitionsListener @0.10.2.0..@0.10.2.2",
+         "0.10.2.0", "0.10.2.2", "partition", r"Partition modification triggered .* for path \S+$"),
+    _row("ctl.partition.new", f"{KC} PartitionModifications @0.11..@3.9, AddPartitionsListener @0.10.2", "0.10.2.0", None,
+         "new",
          r"New partitions to be added (?P<a>.*)$", _creation("PartitionCreation")),
-    _row("ctl.partition.skipping", f"{KC} processPartitionModifications @0.11..@3.9", "0.11.0.0", None, "skipping",
+    _row("ctl.partition.skipping", f"{KC} processPartitionModifications @0.11..@3.9, AddPartitionsListener @0.10.2",
+         "0.10.2.0", None, "skipping",
          r"Skipping adding partitions [\d,]* for topic \S+ since it is currently being deleted$"),
     _row("ctl.partition.restoring", f"{KC} processPartitionModifications @2.4..@3.9", "1.1.0", None, "restoring",
          r"Restoring the partition replica assignment for topic \S+$"),
@@ -421,15 +431,17 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Waiting for new replicas [\d,]* for partition \S+ being reassigned to catch up with the leader$"),
     _row("ctl.reassign.assigned", f"{KC} updateAssignedReplicasForPartition @0.8.0..@2.3", "0.8.0", "2.3.1", "updated",
          r"Updated assigned replicas for partition \S+ being reassigned to [\d,]* ?$"),
-    _row("ctl.reassign.epoch", f"{KC} updateLeaderEpoch @0.11..@3.9", "0.8.0", None, "updated",
+    # KAFKA-13233 added the zkVersion in 2.7.2, 2.8.1 and 3.1.0, not 2.8.0 or 3.0.x: each row spans the
+    # releases around those that print the other form (detection may not exclude a release that prints it).
+    _row("ctl.reassign.epoch", f"{KC} updateLeaderEpoch @0.8.2.2..@2.7.1, @2.8.0, @3.0.2", "0.8.1", "3.0.2", "updated",
          r"Updated leader epoch for partition \S+ to \d+$"),
     # The same write, 3.x wording. No event: it names neither leader nor ISR (a LeaderAndIsr event
     # needs both); the "Sent LeaderAndIsr request ... for partition being reassigned" line (TRACE)
     # and the new leader's "Leader t-0 ... starts at leader epoch" line (INFO) carry the value.
-    _row("ctl.reassign.epoch.zk_version", f"{KC} updateLeaderEpoch @3.x..@3.9 (prints leaderAndIsr.partitionEpoch, the "
-         "3.3+ name; first release not pinned)", "3.3.0", None, "updated",
+    _row("ctl.reassign.epoch.zk_version", f"{KC} updateLeaderEpoch @2.7.2, @2.8.1..@2.8.2, @3.1.0..@3.9 (3.3+ prints "
+         "leaderAndIsr.partitionEpoch)", "2.7.2", None, "updated",
          r"Updated leader epoch for partition \S+ to \d+, zkVersion=\d+$"),
-    _row("ctl.reassign.epoch.updating", f"{KC} updateLeaderEpoch @2.4..@3.9 (DEBUG)", "1.1.0", None, "updating",
+    _row("ctl.reassign.epoch.updating", f"{KC} updateLeaderEpoch @0.8.2.2..@3.9 (DEBUG)", "0.8.2", None, "updating",
          r"Updating leader epoch for partition \S+$"),
     _row("ctl.reassign.removed", f"{KC} onPartitionReassignment @0.8.0..@2.2", "0.8.0", "2.2.2", "removed",
          r"Removed partition \S+ from the list of reassigned partitions in zookeeper$"),
@@ -444,7 +456,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Target replicas .* have all caught up with the leader for reassigning partition \S+$"),
     _row("ctl.reassign.failed", f"{KC} processZkPartitionReassignment @2.4..@3.9", "2.4.0", None, "failed",
          r"Failed reassignment through zk with the following errors: .*$"),
-    _row("ctl.reassign.skipping", f"{KC} maybeTriggerPartitionReassignment @2.3..@3.9", "2.0.0", None, "skipping",
+    _row("ctl.reassign.skipping", f"{KC} maybeTriggerPartitionReassignment @1.1.1..@3.9", "1.1.0", None, "skipping",
          r"Skipping reassignment of \S+ since the topic is currently being deleted$"),
     _row("ctl.reassign.already", f"{KC} maybeTriggerPartitionReassignment @2.3 (an exception message before)",
          "1.1.0", "2.3.1", "partition",
@@ -480,23 +492,26 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"(?:Trigerring|Triggering) preferred replica leader election$"),
 
     # Topic deletion ----------------------------------------------------------------------------
-    _row("ctl.deletion.start.listener", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.2", "0.8.1", "0.10.2.2",
+    _row("ctl.deletion.start.listener", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.1", "0.8.1", "0.10.1.1",
          "[deletetopicslistener", r"\[DeleteTopicsListener on (?P<b>\d+)\]: Starting topic deletion for topics (?P<ts>\S+)$",
          _deletion),
-    _row("ctl.deletion.listener.quiet", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.2", "0.8.1", "0.10.2.2",
+    _row("ctl.deletion.listener.quiet", "PartitionStateMachine.scala DeleteTopicsListener @0.8.1..@0.10.1", "0.8.1", "0.10.1.1",
          "[deletetopicslistener",
          r"\[DeleteTopicsListener on \d+\]: (?:Delete topics listener fired for topics "
          r"|Ignoring request to delete non-existing topics "
          r"|Removing .* since delete topic is disabled).*$"),
     # Logged again, for every topic still queued, each time /admin/delete_topics changes: the
     # replay treats a repeat for a topic already being deleted as nothing new.
-    _row("ctl.deletion.start", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "starting",
+    _row("ctl.deletion.start", f"{KC} TopicDeletion @0.11..@3.9, DeleteTopicsListener @0.10.2", "0.10.2.0", None, "starting",
          r"Starting topic deletion for topics (?P<ts>\S+)$", _deletion),
-    _row("ctl.deletion.fired", f"{KC} TopicDeletion @0.11..@3.9 (DEBUG)", "0.11.0.0", None, "delete",
+    _row("ctl.deletion.fired", f"{KC} TopicDeletion @0.11..@3.9 (DEBUG), DeleteTopicsListener @0.10.2", "0.10.2.0", None,
+         "delete",
          r"Delete topics listener fired for topics .* to be deleted$"),
-    _row("ctl.deletion.ignoring", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "ignoring",
+    _row("ctl.deletion.ignoring", f"{KC} TopicDeletion @0.11..@3.9, DeleteTopicsListener @0.10.2", "0.10.2.0", None,
+         "ignoring",
          r"Ignoring request to delete non-existing topics .*$"),
-    _row("ctl.deletion.disabled", f"{KC} TopicDeletion @0.11..@3.9", "0.11.0.0", None, "removing",
+    _row("ctl.deletion.disabled", f"{KC} TopicDeletion @0.11..@3.9, DeleteTopicsListener @0.10.2", "0.10.2.0", None,
+         "removing",
          r"Removing .* since delete topic is disabled$"),
     _row("ctl.deletion.resume", f"{KC} onBrokerStartup @0.8.1..@3.9", "0.8.1", None, "some",
          r"Some replicas .* for topics scheduled for deletion .* are on the newly restarted brokers .*\. "
@@ -524,10 +539,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
 
     # Controller threads and state machines in controller.log (their decisions are in state-change.log)
     _row("ctl.thread.request", "ControllerChannelManager.scala RequestSendThread @1.1..@3.9 (logIdent unknown to prefix.py)",
-         "1.0.0", None, "[requestsendthread",
+         "1.1.0", None, "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed"
          r"|Controller \d+ connected to .* for sending state change requests)$"),
-    _row("ctl.thread.events", "ControllerEventManager.scala ControllerEventThread @1.1..@3.9", "1.0.0", None,
+    _row("ctl.thread.events", "ControllerEventManager.scala ControllerEventThread @1.1..@3.9", "1.1.0", None,
          "[controllereventthread",
          r"\[ControllerEventThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed)$"),
     _row("ctl.thread.request.unreachable", "ControllerChannelManager.scala RequestSendThread.brokerReady @1.1..@3.9 (WARN)",
@@ -572,8 +587,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.isr.alter.updated", f"{KC} processAlterIsr @2.7..@3.1, tryProcessAlterPartition @3.2..@3.9 (DEBUG)", "2.7.0",
          None, "isr", r"ISR for partition \S+ updated to LeaderAndIsr\(.*\)\.$"),
     # Topic deletion progress; the TopicDeletion input and the replica state changes are the events.
-    _row("ctl.deletion.stop_replica_response", f"{KC} processTopicDeletionStopReplicaResponseReceived @2.6..@3.9 (DEBUG)",
-         "2.6.0", None, "delete",
+    _row("ctl.deletion.stop_replica_response", f"{KC} processTopicDeletionStopReplicaResponseReceived @2.3.1..@3.9 (DEBUG)",
+         "2.3.0", None, "delete",
          r"Delete topic callback invoked on StopReplica response received from broker \d+: request error = \w+, "
          r"partition errors = .*$"),
     # Feature versioning (KIP-584) and producer-id blocks (KIP-730, ZkProducerIdManager with the
@@ -597,13 +612,13 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("srv.isr.shrink", "Partition.scala maybeShrinkIsr @0.11..@2.1", "0.11.0.0", "2.1.1", "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
     # 2.7+ with AlterIsr this is the leader's proposal; its commit is the "version updated" row.
-    _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11.0.3..@2.3.1 (prefix `Partition [t,0] on broker N: ` "
+    _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11.0.3..@2.4.0 (prefix `Partition [t,0] on broker N: ` "
          "in 0.11, `[Partition t-0 broker=N] ` from 1.0)",
-         "0.11.0.0", "2.3.1", "%tp",
+         "0.11.0.0", "2.4.0", "%tp",
          r"(?P<tp>[\w.-]+-\d+) starts at Leader Epoch (?P<e>\d+) from offset -?\d+\. Previous Leader Epoch was: -?\d+$",
          _leader_starts_old),
     _row("srv.leader_starts.2_4", "Partition.scala makeLeader @2.4.1..@2.5.1 (2.6 moved it to state.change.logger: "
-         "sc.broker.leader_starts.2_6)", "2.4.0", "2.5.1", "%tp",
+         "sc.broker.leader_starts.2_6)", "2.4.1", "2.5.1", "%tp",
          r"(?P<tp>[\w.-]+-\d+) starts at leader epoch (?P<e>\d+) from offset -?\d+ with high watermark -?\d+\. "
          r"Previous leader epoch was -?\d+\.$", _leader_starts_old),
     _row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
@@ -613,18 +628,22 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "expanding", rf"Expanding ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
     _row("srv.isr.updated.zk", "Partition.scala updateIsr @0.8.0..@2.3 (TRACE), maybeUpdateIsrAndVersion @2.4..@2.7 (INFO)",
          "0.8.0", "2.7.2", "isr", rf"ISR updated to \[(?P<new>{_IDS})\] and zkVersion updated to \[(?P<v>\d+)\]$", _isr_change),
-    _row("srv.isr.updated", "Partition.scala handleAlterIsrResponse @2.7..@2.8 (`[V]`), handleAlterPartitionResponse @3.0..@3.9 "
-         "(`V`, `(under-min-isr)` in later 3.x)", "2.7.0", None, "isr",
+    _row("srv.isr.updated.2_7", "Partition.scala handleAlterIsrResponse @2.7.0..@2.7.2", "2.7.0", "2.7.2", "isr",
+         rf"ISR updated from AlterIsr to (?P<new>{_IDS}) and version updated to \[(?P<v>\d+)\]$", _isr_change),
+    _row("srv.isr.updated", "Partition.scala handleAlterIsrResponse @2.8 (`[V]`), handleAlterPartitionResponse @3.0..@3.9 "
+         "(`V`; 3.5+ `(under-min-isr)` or nothing between two spaces)", "2.8.0", None, "isr",
          rf"ISR updated to (?P<new>{_IDS}) +(?:\(under-min-isr\) )?and version updated to \[?(?P<v>\d+)\]?$", _isr_change),
     # The leader's ZK write failed (another writer bumped the zkVersion, e.g. the controller after
     # a leader change) or the controller rejected the proposal: the ISR did not change. The
     # "Shrinking/Expanding ISR" event just before it was a proposal that did not commit.
     _row("srv.isr.stale", "Partition.scala updateIsr @0.8.0..@2.3 (`[%d]`), maybeUpdateIsrAndVersion @2.4..@2.7", "0.8.0",
          "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$"),
-    _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.7..@2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
-         "2.7.0", None, "failed", r"Failed to update ISR to .*$"),
+    _row("srv.isr.failed.2_7", "Partition.scala handleAlterIsrResponse @2.7.0..@2.7.2 (WARN; the Giving-up ones DEBUG)",
+         "2.7.0", "2.7.2", "controller", r"Controller failed to update ISR to .*\. (?:Retrying|Giving up)\.$"),
+    _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
+         "2.8.0", None, "failed", r"Failed to update ISR to .*$"),
     # Partition.createLog (ZK and KRaft brokers): a replica's log opened, no leadership or ISR.
-    _row("srv.log.no_checkpoint", "Partition.scala createLog @2.4..@4.x", "2.4.0", None, "no",
+    _row("srv.log.no_checkpoint", "Partition.scala @0.10.2.0..@4.x (0.8.2-0.10.1 print [t,0])", "0.10.2.0", None, "no",
          r"No checkpointed highwatermark is found for partition \S+-\d+$"),
     _row("srv.log.loaded", "Partition.scala createLog @2.4..@4.x (Replica.scala, another logger, before)", "2.4.0", None,
          "log", r"Log loaded for partition \S+-\d+ with initial high watermark -?\d+$"),

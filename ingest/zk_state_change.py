@@ -340,12 +340,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # removeReplicasFromIsr): the one INFO line that records it. The event names the replica,
     # so the replay ties it to that replica's OfflineReplica step (a topic deletion removes
     # several replicas in turn, not in AR order).
-    *_per_form("sc.replica.isr_removal", f"{_RSM} @1.1.1..@3.9", "1.1.0", CONTROLLER_EPOCH_WRAPPER_BY_RELEASE,
+    *_per_form("sc.replica.isr_removal", f"{_RSM} @2.6.0..@3.9", "2.6.0", CONTROLLER_EPOCH_WRAPPER_BY_RELEASE,
                "Partition", rf"Partition {_TP_NEW} state changed to {{value}} after removing replica (?P<replica>\d+) "
                r"from the ISR as part of transition to OfflineReplica$", _isr_removal),
 
     # ---- controller -> broker requests ----
-    _p("sc.send.leaderandisr.0_8", f"{_CCM} @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2", "sending",
+    _p("sc.send.leaderandisr.0_8", f"{_CCM} @0.8.2.2 (0.8.0 prints no value)", "0.8.1", "0.8.2.2", "sending",
        rf"sending {_BECOME} LeaderAndIsr request {_WRAPPER} with correlationId \d+ to broker \d+ "
        rf"for partition {_TP_OLD}$", _leader_and_isr_sent),
     _p("sc.send.leaderandisr.0_9", f"{_CCM} @0.9.0.1..@0.11.0.3", "0.9.0.0", "0.11.0.3", "sending",
@@ -360,7 +360,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.send.leaderandisr.summary", f"{_CCM} @2.6.3..@3.9", "2.6.0", LAST_ZK, "Sending",
        r"Sending LeaderAndIsr request to broker \d+ with \d+ become-leader and \d+ become-follower partitions$",
        _none),
-    _p("sc.send.updatemetadata.0_8", f"{_CCM} @0.8.0..@0.8.2.2", "0.8.0", "0.8.2.2", "sending",
+    _p("sc.send.updatemetadata.0_8", f"{_CCM} @0.8.2.2 (0.8.0 prints no value)", "0.8.1", "0.8.2.2", "sending",
        rf"sending UpdateMetadata request {_WRAPPER} with correlationId \d+ to broker \d+ for partition {_TP_OLD}$",
        _none),
     _p("sc.send.updatemetadata.0_9", f"{_CCM} @0.9.0.1..@0.11.0.3", "0.9.0.0", "0.11.0.3", "sending",
@@ -401,7 +401,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
        r"Mark replicas [\w.,\-\[\] ]* on broker \d+ as offline$", _none),
 
     # ---- broker side: what a broker records receiving ----
-    _p("sc.broker.received.0_8", f"{_RM} @0.8.2.2..@0.9.0.1", "0.8.0", "0.9.0.1", "received",
+    _p("sc.broker.received.0_8", f"{_RM} @0.8.2.2..@0.9.0.1", "0.8.1", "0.9.0.1", "received",
        rf"received LeaderAndIsr request {_STATE_INFO} correlation id \d+ from controller (?P<controller>\d+) "
        rf"epoch (?P<epoch>\d+) for partition {_TP_OLD}$", _leader_and_isr_received(keep_replicas=False)),
     _p("sc.broker.received.0_10", f"{_RM} @0.10.2.2..@0.11.0.3", "0.10.0.0", "0.11.0.3", "received",
@@ -469,20 +469,20 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.skipped", f"{_RM} @1.0.2..@3.9, {_PART} @3.x", "1.0.0", None, "Skipped",
        rf"Skipped the {_BECOME} state change ", _none),
     # makeFollowers while the broker shuts down (TRACE); the controller's own lines record the decision.
-    _p("sc.broker.skipped_fetcher", f"{_RM} makeFollowers @1.1.1..@3.9", "1.1.0", LAST_ZK, "Skipped",
+    _p("sc.broker.skipped_fetcher", f"{_RM} makeFollowers @1.0.2..@3.9 (2.0 adds the leader)", "1.0.0", LAST_ZK, "Skipped",
        r"Skipped the adding-fetcher step of the become-follower state change with correlation id \d+ from controller "
-       rf"\d+ epoch \d+ for partition {_TP_NEW} with leader -?\d+ since it is shutting down$", _none),
+       rf"\d+ epoch \d+ for partition {_TP_NEW}(?: with leader -?\d+)? since it is shutting down$", _none),
     _p("sc.broker.discarded.0_8_0", f"{_PART} @0.8.0", "0.8.0", "0.8.0", "discarded",
        rf"discarded the become-leader request with correlation id \d+ from controller \d+ epoch \d+ for partition "
        rf"{_TP_OLD} since current leader epoch -?\d+ is >= the request's leader epoch -?\d+$", _none),
     # per-partition handling lines (TRACE)
-    _p("sc.broker.handling.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "handling",
+    _p("sc.broker.handling.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "handling",
        rf"handling LeaderAndIsr request correlationId \d+ from controller \d+ epoch \d+ starting the {_BECOME} "
        rf"transition for partition {_TP_ANY}$", _none),
     _p("sc.broker.handling", f"{_RM} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Handling",
        rf"Handling LeaderAndIsr request correlationId \d+ from controller \d+ epoch \d+ starting the {_BECOME} "
        rf"transition for partition {_TP_ANY}(?: with leader -?\d+)?$", _none),  # become-follower adds the leader (1.1+)
-    _p("sc.broker.completed.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "completed",
+    _p("sc.broker.completed.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "completed",
        rf"completed LeaderAndIsr request correlationId \d+ from controller \d+ epoch \d+ for the {_BECOME} "
        rf"transition for partition {_TP_ANY}$", _none),
     _p("sc.broker.completed", f"{_RM} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Completed",
@@ -493,16 +493,23 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"for partition {_TP_ANY}$", _none),
     _p("sc.broker.stopped_fetchers.1_0", f"{_RM} @1.0.2..@2.5.1", "1.0.0", "2.5.1", "Stopped",
        rf"Stopped fetchers as part of become-leader request from controller \d+ epoch \d+ with correlation id \d+ "
-       rf"for partition {_TP_ANY}$", _none),
-    _p("sc.broker.truncated.0_8", f"{_RM} @0.8.2.2", "0.8.0", "0.11.0.3", "truncated",
+       rf"for partition {_TP_ANY} \(last update controller epoch \d+\)$", _none),
+    # A new follower's steps (TRACE); 2.0 adds the leader.
+    _p("sc.broker.stopped_fetchers.follower.1_0", f"{_RM} makeFollowers @1.0.2..@2.5.1", "1.0.0", "2.5.1", "Stopped",
+       rf"Stopped fetchers as part of become-follower request from controller \d+ epoch \d+ with correlation id \d+ "
+       rf"for partition {_TP_NEW}(?: with leader -?\d+)?$", _none),
+    _p("sc.broker.truncated.1_0", f"{_RM} makeFollowers @1.0.2..@2.5.1", "1.0.0", "2.5.1", "Truncated",
+       rf"Truncated logs and checkpointed recovery boundaries for partition {_TP_NEW} as part of become-follower "
+       r"request with correlation id \d+ from controller \d+ epoch \d+(?: with leader -?\d+)?$", _none),
+    _p("sc.broker.truncated.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "truncated",
        rf"truncated logs and checkpointed recovery boundaries for partition {_TP_ANY} as part of become-follower "
        r"request with correlation id \d+ from controller \d+ epoch \d+$", _none),
-    _p("sc.broker.started_fetcher.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "started",
+    _p("sc.broker.started_fetcher.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "started",
        r"started fetcher to new leader as part of become-follower request from controller \d+ epoch \d+ with "
        rf"correlation id \d+ for partition {_TP_ANY}$", _none),
-    _p("sc.broker.started_fetcher", f"{_RM} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Started",
+    _p("sc.broker.started_fetcher", f"{_RM} @1.0.2..@2.5.1 (2.0 adds the leader)", "1.0.0", "2.5.1", "Started",
        r"Started fetcher to new leader as part of become-follower request from controller \d+ epoch \d+ with "
-       rf"correlation id \d+ for partition {_TP_ANY} with leader ", _none),
+       rf"correlation id \d+ for partition {_TP_ANY}(?:$| with leader )", _none),
     _p("sc.broker.ignoring.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "ignoring",
        r"ignoring LeaderAndIsr request from controller \d+ ", _none),
     _p("sc.broker.ignoring", f"{_RM} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Ignoring",
@@ -512,13 +519,13 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"{_TP_ANY} but cannot become follower since the new leader -?\d+ is unavailable\.$", _none),
     # The broker's complaint about a leaderless LeaderAndIsr it received (ERROR): the decision
     # itself (leader -1) is the controller's line, and the broker's copy carries no leader.
-    _p("sc.broker.cannot_follow", f"{_RM} makeFollowers @1.1.1..@3.9", "1.1.0", LAST_ZK, "Received",
+    _p("sc.broker.cannot_follow", f"{_RM} makeFollowers @1.0.2..@3.9", "1.0.0", LAST_ZK, "Received",
        r"Received LeaderAndIsrRequest with correlation id \d+ from controller \d+ epoch \d+ for partition "
        rf"{_TP_NEW} \(last update controller epoch \d+\) but cannot become follower since the new leader -?\d+ "
        r"is unavailable\.$", _none),
-    _p("sc.broker.stop_replica.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "handling",
+    _p("sc.broker.stop_replica.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "handling",
        rf"handling stop replica \(delete=(?:true|false)\) for partition {_TP_ANY}$", _none),
-    _p("sc.broker.stop_replica_done.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "finished",
+    _p("sc.broker.stop_replica_done.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "finished",
        rf"finished handling stop replica \(delete=(?:true|false)\) for partition {_TP_ANY}$", _none),
     _p("sc.broker.stop_replica.1_0", f"{_RM} @1.0.2..@2.5.1", "1.0.0", "2.5.1", "Handling",
        rf"Handling stop replica \(delete=(?:true|false)\) for partition {_TP_ANY}$", _none),

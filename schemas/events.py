@@ -95,7 +95,7 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
     EventTypeDoc("LeaderAndIsrReceived", "decision", "partition", ("leader", "leader_epoch"),
                  "A broker's record of a leader/ISR the controller sent it (broker-side state-change lines: 'Received LeaderAndIsr request', "
                  "'Cached leader info', 'Leader t-0 starts at leader epoch'; 0.11-2.5 server.log 't-0 starts at Leader Epoch', "
-                 "2.4-2.5 't-0 starts at leader epoch ... with high watermark'). "
+                 "from 2.4.1 't-0 starts at leader epoch ... with high watermark'). "
                  "Applied as the controller's decision only when it is newer than "
                  "what the replay knows; an older or equal one is a broker catching up, not a regression."),
     EventTypeDoc("StateChangeFailed", "decision", "partition", ("to_state",),

@@ -113,6 +113,9 @@ CASES = [
      [ctl("TopicDeletion", 1, topic="t1"), ctl("TopicDeletion", 1, topic="t2")]),
     ("2.8.1", "[Controller id=1] Starting topic deletion for topics orders",
      [ctl("TopicDeletion", 1, topic="orders")]),
+    # 0.10.2's listeners log through ControllerZkListener: `[<name> on Controller N]: ` (sources jar @0.10.2.2).
+    ("0.10.2.2", "[DeleteTopicsListener on Controller 1]: Starting topic deletion for topics t1",
+     [ctl("TopicDeletion", 1, topic="t1")]),
     # Unclean elections and their config
     ("0.10.2.1", "[OfflinePartitionLeaderSelector]: No broker in ISR is alive for [t,0]. Elect leader 2 from live brokers 2,3. "
                  "There's potential data loss.",
@@ -156,6 +159,8 @@ SERVER_CASES = [
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 7, "recording_broker": 1}]),
     ("0.10.2.1 TRACE", "Partition [t,0] on broker 1: ISR updated to [1,2] and zkVersion updated to [7]",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 7, "recording_broker": 1}]),
+    ("2.7.2", "[Partition t-0 broker=1] ISR updated from AlterIsr to 1,2,3 and version updated to [8]",
+     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "zk_version": 8, "recording_broker": 1}]),
     ("2.8.1", "[Partition t-0 broker=1] ISR updated to 1,2,3 and version updated to [8]",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "zk_version": 8, "recording_broker": 1}]),
     ("3.6.1", "[Partition t-0 broker=1] ISR updated to 1,2  and version updated to 9",
@@ -217,6 +222,16 @@ QUIET = [
     ("0.11.0.3", "[Controller 1]: Broker 1 starting become controller state transition"),
     ("0.11.0.3", "[Controller 1]: Controller 1 incremented epoch to 5"),
     ("0.11.0.3", "[Controller 1]: Initialized controller epoch to 4 and zk version 3"),
+    ("1.0.2", "[Controller id=1] Starting become controller state transition"),
+    ("1.0.2", "[Controller id=1] Incremented epoch to 5"),
+    ("2.0.1", "[Controller id=1] Initialized controller epoch to 4 and zk version 3"),
+    ("0.10.2.2", "[AddPartitionsListener on Controller 1]: Partition modification triggered "
+                 "{\"version\":1,\"partitions\":{\"0\":[1,2]}} for path /brokers/topics/t"),
+    ("0.8.2.2", "[Controller 1]: All leaders = [t,0] -> (Leader:1,ISR:1,2,LeaderEpoch:0,ControllerEpoch:1)"),
+    ("0.8.2.2", "[Controller 1]: Updating leader epoch for partition [t,0]."),
+    ("1.1.1", "[Controller id=1] Skipping reassignment of t-0 since the topic is currently being deleted"),
+    ("2.3.1", "[Controller id=2] Delete topic callback invoked on StopReplica response received from broker 1: request "
+              "error = NONE, partition errors = Map(doomed-0 -> NONE)"),
     ("0.11.0.3", "[Controller 1]: Broker 1 resigned as the controller"),
     ("0.11.0.3", "[Controller 1]: starting the controller scheduler"),
     ("0.11.0.3", "[Controller 1]: New topic creation callback for [t,0],[t,1]"),
@@ -288,6 +303,10 @@ QUIET = [
               "zkVersion=5)."),
     ("3.9.2 real", "[Controller id=2] Updating leader epoch for partition moves-1"),
     ("3.9.2 real", "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=3"),
+    # KAFKA-13233 added the zkVersion in 2.7.2, 2.8.1 and 3.1.0 (KafkaController.updateLeaderEpoch, sources jars).
+    ("2.7.2", "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=3"),
+    ("3.0.2", "[Controller id=2] Updated leader epoch for partition moves-1 to 2"),
+    ("2.8.0", "[Controller id=2] Updated leader epoch for partition moves-1 to 2"),
     ("3.9.2 real", "[Controller id=2] Waiting for any successful result for election type (PREFERRED) by AdminClientTriggered "
                    "for partitions: HashMap(events-2 -> Left(ApiError(error=ELECTION_NOT_NEEDED, message=Leader election not "
                    "needed for topic partition.)), moves-0 -> Right(1))"),
@@ -318,6 +337,11 @@ QUIET_SERVER = [
     ("2.4.1", "[Partition t-0 broker=1] Cached zkVersion 5 not equal to that in zookeeper, skip updating ISR"),
     ("3.6.1", "[Partition t-0 broker=1] Failed to update ISR to PendingShrinkIsr(outOfSyncReplicaIds=Set(3)) due to "
               "unexpected NETWORK_EXCEPTION. Retrying."),
+    ("2.7.2", "[Partition t-0 broker=1] Controller failed to update ISR to PendingShrinkIsr(isr=Set(1, 2), "
+              "outOfSyncReplicaIds=Set(3)) due to unexpected NETWORK_EXCEPTION. Retrying."),
+    ("2.7.2", "[Partition t-0 broker=1] Controller failed to update ISR to PendingShrinkIsr(isr=Set(1, 2), "
+              "outOfSyncReplicaIds=Set(3)) due to invalid zk version. Giving up."),
+    ("0.10.2.2", "Partition [t,0] on broker 1: No checkpointed highwatermark is found for partition t-0"),
     ("2.8.1", "Creating /controller (is it secure? false)"),
     ("2.8.1", "Result of znode creation at /controller is: OK"),
     ("0.10.2.1", "[Kafka Server 1], starting"),

@@ -505,6 +505,9 @@ FIXTURES = [
             "[Broker id=2] Skipped the become-leader state change after marking its partition as leader with "
             "correlation id 7 from controller 1 epoch 2 for partition orders-0 (last update controller epoch 2) since "
             "it is already the leader for the partition.", [], level="INFO"),
+    Fixture("1.0.2", "sc.broker.skipped_fetcher",   # ReplicaManager.makeFollowers @1.0.2: no leader yet
+            "[Broker id=3] Skipped the adding-fetcher step of the become-follower state change with correlation id 13 "
+            "from controller 2 epoch 2 for partition doomed-0 since it is shutting down", []),
     Fixture("3.9.2", "sc.broker.skipped_fetcher",  # real (TRACE capture)
             "[Broker id=3] Skipped the adding-fetcher step of the become-follower state change with correlation id 13 "
             "from controller 2 epoch 2 for partition doomed-0 with leader 1 since it is shutting down", []),
@@ -529,9 +532,21 @@ FIXTURES = [
     Fixture("0.8.2.2", "sc.broker.stopped_fetchers.0_8",
             "Broker 2 stopped fetchers as part of become-leader request from controller 1 epoch 2 with correlation id "
             "7 for partition [orders,0]", []),
-    Fixture("2.4.1", "sc.broker.stopped_fetchers.1_0",
+    Fixture("2.4.1", "sc.broker.stopped_fetchers.1_0",   # ReplicaManager.makeLeaders @1.0.2..@2.5.1
             "[Broker id=2] Stopped fetchers as part of become-leader request from controller 1 epoch 2 with "
+            "correlation id 7 for partition orders-0 (last update controller epoch 2)", []),
+    Fixture("1.1.1", "sc.broker.stopped_fetchers.follower.1_0",   # ReplicaManager.makeFollowers @1.1.1
+            "[Broker id=3] Stopped fetchers as part of become-follower request from controller 1 epoch 2 with "
             "correlation id 7 for partition orders-0", []),
+    Fixture("2.5.1", "sc.broker.stopped_fetchers.follower.1_0",   # 2.0 adds the leader
+            "[Broker id=3] Stopped fetchers as part of become-follower request from controller 1 epoch 2 with "
+            "correlation id 7 for partition orders-0 with leader 2", []),
+    Fixture("1.0.2", "sc.broker.truncated.1_0",
+            "[Broker id=3] Truncated logs and checkpointed recovery boundaries for partition orders-0 as part of "
+            "become-follower request with correlation id 7 from controller 1 epoch 2", []),
+    Fixture("2.0.1", "sc.broker.truncated.1_0",
+            "[Broker id=3] Truncated logs and checkpointed recovery boundaries for partition orders-0 as part of "
+            "become-follower request with correlation id 7 from controller 1 epoch 2 with leader 2", []),
     Fixture("0.8.2.2", "sc.broker.truncated.0_8",
             "Broker 3 truncated logs and checkpointed recovery boundaries for partition [orders,0] as part of "
             "become-follower request with correlation id 7 from controller 1 epoch 2", []),
@@ -539,6 +554,9 @@ FIXTURES = [
             "Broker 3 started fetcher to new leader as part of become-follower request from controller 1 epoch 2 with "
             "correlation id 7 for partition [orders,0]", []),
     Fixture("1.1.1", "sc.broker.started_fetcher",
+            "[Broker id=3] Started fetcher to new leader as part of become-follower request from controller 1 epoch 2 "
+            "with correlation id 7 for partition orders-0", []),
+    Fixture("2.0.1", "sc.broker.started_fetcher",   # 2.0 adds the leader
             "[Broker id=3] Started fetcher to new leader as part of become-follower request from controller 1 epoch 2 "
             "with correlation id 7 for partition orders-0 with leader 2", []),
     Fixture("0.8.2.2", "sc.broker.ignoring.0_8",
@@ -550,6 +568,10 @@ FIXTURES = [
     Fixture("0.8.2.2", "sc.broker.cannot_follow.0_8",
             "Broker 2 received LeaderAndIsrRequest with correlation id 7 from controller 1 epoch 2 for partition "
             "[orders,0] but cannot become follower since the new leader 3 is unavailable.", [], level="ERROR"),
+    Fixture("1.0.2", "sc.broker.cannot_follow",   # ReplicaManager.makeFollowers @1.0.2
+            "[Broker id=2] Received LeaderAndIsrRequest with correlation id 3 from controller 2 epoch 2 for partition "
+            "doomed-0 (last update controller epoch 2) but cannot become follower since the new leader -1 is "
+            "unavailable.", [], level="ERROR"),
     Fixture("3.9.2", "sc.broker.cannot_follow",  # real (TRACE and INFO captures)
             "[Broker id=2] Received LeaderAndIsrRequest with correlation id 3 from controller 2 epoch 2 for partition "
             "doomed-0 (last update controller epoch 2) but cannot become follower since the new leader -1 is "
@@ -598,7 +620,7 @@ FIXTURES = [
             "transition to OfflineReplica",
             [lai("events", 2, leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, leader_recovery_state="RECOVERED",
                  replica=1, **ctl(2, 2))], level="INFO"),
-    Fixture("2.4.1", "sc.replica.isr_removal",  # ReplicaStateMachine.scala @2.4.1: the leader itself went offline
+    Fixture("2.6.3", "sc.replica.isr_removal",  # ReplicaStateMachine.scala @2.6.3 (2.6 added it): the leader went offline
             "[Controller id=1 epoch=3] Partition orders-0 state changed to (Leader:-1,ISR:2,LeaderEpoch:4,"
             "ControllerEpoch:3) after removing replica 1 from the ISR as part of transition to OfflineReplica",
             [lai("orders", 0, leader=-1, leader_epoch=4, isr=[2], replica=1, **ctl(1, 3))], level="INFO"),
