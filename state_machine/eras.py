@@ -110,6 +110,12 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
     _row("unclean_default", "0.11.0", False, "0.11.0.0 KafkaConfig.scala Defaults.UncleanLeaderElectionEnable"),
     _row("admin_unclean_election", "0.8.0", False, "no electLeaders API"),
     _row("admin_unclean_election", "2.4.0", True, "2.4.1 KafkaController.scala electLeaders(UNCLEAN), KIP-460"),
+    # Enabling unclean election re-runs the offline elections (triggerOnlinePartitionStateChange).
+    _row("unclean_enable_reelects", "0.8.0", "never", "1.1.1 KafkaController.scala: no such event"),
+    _row("unclean_enable_reelects", "2.0.0", "cluster", "2.0.0 DynamicBrokerConfig.scala, KafkaController "
+         "UncleanLeaderElectionEnable (the dynamic cluster default)"),
+    _row("unclean_enable_reelects", "2.1.0", "cluster_and_topic", "2.1.0 ConfigHandler.scala, KafkaController "
+         "TopicUncleanLeaderElectionEnable"),
     # Controlled shutdown election (s9 #6).
     _row("controlled_shutdown_leader", "0.8.0", "isr_head_without_old_leader", "0.8.0 PartitionLeaderSelector.scala"),
     _row("controlled_shutdown_leader", "0.8.1", "isr_head", "0.8.1.1 .. 0.9.0.1 PartitionLeaderSelector.scala (no liveness check)"),
@@ -167,6 +173,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "unclean_gate": "topic_config",
     "unclean_default": False,
     "admin_unclean_election": True,
+    "unclean_enable_reelects": "never",   # no election on the config change itself (as replayed so far)
     "controlled_shutdown_leader": "assignment",
     "controlled_shutdown_receivers_include_shutting_down": True,
     "reassign_requires_isr": True,

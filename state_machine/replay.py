@@ -1007,7 +1007,9 @@ class PartitionReplay:
     def on_config_change(self, event: Event) -> None:
         if event.config_name != UNCLEAN_CONFIG:
             return
-        rerun = _unclean_value(event) is True and not self.kraft and self.era.admin_unclean_election
+        reelects = self.era.unclean_enable_reelects
+        rerun = _unclean_value(event) is True and (reelects == "cluster_and_topic"
+                                                   or (reelects == "cluster" and event.topic is None))
         if rerun:
             self._flush(event)   # the earlier inputs' elections ran with the value before this change
         if self.pending and event.seq is not None:
@@ -1015,7 +1017,8 @@ class PartitionReplay:
             self.unclean_changes += ((event.seq, self.unclean_allowed()),)
         self.on_config_observed(event)
         if rerun:
-            # 2.4+ re-runs the offline elections when unclean election is enabled.
+            # 2.0+ (the cluster default) and 2.1+ (a topic's) re-run the offline elections when unclean
+            # election is enabled.
             if self.state in (P.NewPartition, P.OfflinePartition):
                 self.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.offline, conditional=True, cause=event))
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import pytest
 
 from state_machine.checks import RULES, Severity
-from state_machine.eras import ERAS
+from state_machine.eras import ERAS, resolve_era
 from state_machine.events import Event
 from state_machine.replay import PartitionReplay
 
@@ -249,9 +249,11 @@ def test_a_recorded_election_is_judged_by_the_value_before_its_line(era, before,
 
 @pytest.mark.parametrize("era, before, after, state, leader", [
     ("0.8.2", "true", "false", "OnlinePartition", 2),
-    ("0.8.2", "false", "true", "OfflinePartition", -1),   # nothing re-runs the election before 2.4
+    ("0.8.2", "false", "true", "OfflinePartition", -1),   # nothing re-runs the election before 2.0
+    ("1.1", "false", "true", "OfflinePartition", -1),
+    ("2.1", "false", "true", "OnlinePartition", 2),       # 2.1+ re-runs it when a topic enables unclean
     ("2.4", "true", "false", "OnlinePartition", 2),
-    ("2.4", "false", "true", "OnlinePartition", 2),       # 2.4+ re-runs it when unclean is enabled
+    ("2.4", "false", "true", "OnlinePartition", 2),
 ])
 def test_an_inferred_election_uses_the_value_when_its_input_ran(era, before, after, state, leader):
     """No election line (INFO level): the broker failure's offline election is inferred, and it ran
@@ -261,6 +263,21 @@ def test_an_inferred_election_uses_the_value_when_its_input_ran(era, before, aft
     r = replay(era, *specs)
     assert (r.rp.state.value, r.rp.leader) == (state, leader)
     assert [row.election for row in r.rows if row.leader == 2] == (["unclean"] if leader == 2 else [])
+
+
+@pytest.mark.parametrize("release, topic, election_started", [
+    ("1.1.1", None, False),
+    ("2.0.1", None, True),    # DynamicBrokerConfig: the cluster default, changed at run time, re-runs them
+    ("2.0.1", "t", False),    # a topic's change does not before 2.1 (ConfigHandler)
+    ("2.1.1", "t", True),
+])
+def test_enabling_unclean_election_re_runs_offline_elections_from_2_0(release, topic, election_started):
+    rp = PartitionReplay("c", "t", 0, resolve_era(release))
+    for event in build([*BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("BrokerFailure", brokers=[1]),
+                        e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+                        e("ConfigChange", topic=topic, config_name=UNCLEAN, config_value="true")]):
+        rp.feed(event)
+    assert any(s.cause.event_type == "ConfigChange" for s in rp.pending) is election_started
 
 
 @pytest.mark.parametrize("config_type, election_started", [("ConfigChange", True), ("ConfigObserved", False)])
