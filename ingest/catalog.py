@@ -76,6 +76,7 @@ def all_patterns() -> list[MessagePattern]:
 
 _BRACKETED_ID = re.compile(r"\[\d+\]")
 _TOPIC_PARTITION = re.compile(r"[\w.-]+-\d+")
+_RATIO = re.compile(r"\d+/\d+")
 
 
 def keyword_of(body: str) -> str:
@@ -83,14 +84,17 @@ def keyword_of(body: str) -> str:
     and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
     controller": rows are keyed by the format's first word), and so is an id in brackets ending
     the first word ("enterControlledShutdown[%d]: changing ..."); a TopicPartition is "%tp"
-    ("t-0 starts at Leader Epoch ...")."""
+    ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ...")."""
     keyword = body.split(" ", 1)[0].lower()
     if keyword.isdigit():
         return "%d"
     if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
         return _BRACKETED_ID.sub("[%d]", keyword)
-    if keyword[-1:].isdigit() and _TOPIC_PARTITION.fullmatch(keyword):   # the digit test first: this runs per line
-        return "%tp"
+    if keyword[-1:].isdigit():   # the digit test first: this runs per line
+        if _TOPIC_PARTITION.fullmatch(keyword):
+            return "%tp"
+        if _RATIO.fullmatch(keyword):
+            return "%d/%d"
     return keyword
 
 

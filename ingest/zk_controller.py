@@ -317,6 +317,22 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Resuming (?:preferred replica election for partitions|reassignment of partitions): .*$"),
     _row("ctl.failover.skipping", f"{KC} fetchPendingPreferredReplicaElections @0.8.0..@3.9", "0.8.0", None, "skipping",
          r"Skipping preferred replica election for partitions due to topic deletion: .*$"),
+    # 0.8.2-1.0 (ERROR) and 2.2-2.3 (WARN); 2.4+ writes ctl.election.skipping's sentence.
+    _row("ctl.preferred.skipping_deleted", f"{KC} onPreferredReplicaElection @0.8.2.2..@1.0.2, @2.2.2..@2.3.1", "0.8.2",
+         "2.3.1", "skipping", r"Skipping preferred replica election for partitions .* since the respective topics are "
+         r"being deleted$"),
+    _row("ctl.startup.old", f"{KC} startup @0.8.0..@0.10.2.2", "0.8.0", "0.10.2.2", "controller",
+         r"Controller (?:starting up|startup complete)$"),
+    _row("ctl.elect.error.old", "ZookeeperLeaderElector.scala elect @0.8.0..@0.10.2.2 (ERROR, stack trace glued)",
+         "0.8.0", "0.10.2.2", "error", r"Error while electing or becoming leader on broker \d+$"),
+    _row("ctl.elect.error", f"{KC} elect @0.11.0.3..@3.9 (ERROR, stack trace glued; 2.1+ adds the sentence)", "0.11.0.0",
+         None, "error", r"Error while electing or becoming controller on broker \d+(?:\. Trigger controller movement "
+         r"immediately)?$"),
+    # UpdateMetadata for a partition with no leader yet (a new topic before its election).
+    _row("ctl.update_metadata.no_leader.0_8_0", "ControllerChannelManager.scala @0.8.0", "0.8.0", "0.8.1", "leader",
+         r"Leader not assigned yet for partition \S+\. Skip sending udpate metadata request$"),
+    _row("ctl.update_metadata.no_leader", "ControllerChannelManager.scala ControllerBrokerRequestBatch @0.8.2.2..@3.9",
+         "0.8.1", None, "leader", r"Leader not yet assigned for partition \S+\. Skip sending UpdateMetadataRequest\.$"),
     _row("ctl.resigned", f"{KC} onControllerResignation @1.1..@3.9", "1.0.0", None, "resigned", r"Resigned$"),
     _row("ctl.resigning", f"{KC} onControllerResignation @1.1..@3.9 (DEBUG)", "1.0.0", None, "resigning", r"Resigning$"),
     _row("ctl.moved", f"{KC} process @1.1..@3.9", "1.0.0", None, "controller",
@@ -456,6 +472,18 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Target replicas .* have all caught up with the leader for reassigning partition \S+$"),
     _row("ctl.reassign.failed", f"{KC} processZkPartitionReassignment @2.4..@3.9", "2.4.0", None, "failed",
          r"Failed reassignment through zk with the following errors: .*$"),
+    # The ISR listener of a partition being reassigned (0.8-2.3): the reassignment goes on.
+    _row("ctl.reassign.resuming.old", f"{KC} ReassignedPartitionsIsrChangeListener @0.8.0..@1.0.2", "0.8.0", "1.0.2",
+         "%d/%d", r"\d+/\d+ replicas have caught up with the leader for partition \S+ being reassigned\.Resuming "
+         r"partition reassignment$"),
+    _row("ctl.reassign.resuming", f"{KC} PartitionReassignmentIsrChange @1.1.1..@2.3.1", "1.1.0", "2.3.1", "%d/%d",
+         r"\d+/\d+ replicas have caught up with the leader for partition \S+ being reassigned\. Resuming partition "
+         r"reassignment$"),
+    # The controller's ISR removal of a replica already out of the ISR: nothing written.
+    _row("ctl.isr.cannot_remove.0_8_0", f"{KC} removeReplicaFromIsr @0.8.0 (WARN)", "0.8.0", "0.8.1", "cannot",
+         r"Cannot remove replica \d+ from ISR of \S+\. Leader = -?\d+ ; ISR = .*$"),
+    _row("ctl.isr.cannot_remove", f"{KC} removeReplicaFromIsr @0.8.2.2..@1.0.2 (WARN)", "0.8.2", "1.0.2", "cannot",
+         r"Cannot remove replica \d+ from ISR of partition \S+ since it is not in the ISR\. Leader = -?\d+ ; ISR = .*$"),
     _row("ctl.reassign.skipping", f"{KC} maybeTriggerPartitionReassignment @1.1.1..@3.9", "1.1.0", None, "skipping",
          r"Skipping reassignment of \S+ since the topic is currently being deleted$"),
     _row("ctl.reassign.already", f"{KC} maybeTriggerPartitionReassignment @2.3 (an exception message before)",
@@ -642,6 +670,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "2.7.0", "2.7.2", "controller", r"Controller failed to update ISR to .*\. (?:Retrying|Giving up)\.$"),
     _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
          "2.8.0", None, "failed", r"Failed to update ISR to .*$"),
+    _row("srv.isr.rejected", "Partition.scala handleAlterPartitionError @3.3.2..@3.9 (the ISR is reset, not changed)",
+         "3.3.0", None, "failed", r"Failed to alter partition to .* since the controller rejected the request with \w+\. "
+         r"Partition state has been reset to the latest committed state .*$"),
     # Partition.createLog (ZK and KRaft brokers): a replica's log opened, no leadership or ISR.
     _row("srv.log.no_checkpoint", "Partition.scala @0.10.2.0..@4.x (0.8.2-0.10.1 print [t,0])", "0.10.2.0", None, "no",
          r"No checkpointed highwatermark is found for partition \S+-\d+$"),

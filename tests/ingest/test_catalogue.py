@@ -59,3 +59,10 @@ def test_metadata_publishers_are_not_audited():
     assert audited("org.apache.kafka.metadata.PartitionRegistration")
     assert audited("org.apache.kafka.controller.QuorumController")
     assert audited("kafka.controller.RequestSendThread")
+
+
+def test_a_ratio_first_word_is_keyed_as_one():
+    # 0.8-2.3 "2/3 replicas have caught up with the leader for partition ... being reassigned"
+    assert keyword_of("2/3 replicas have caught up with the leader") == "%d/%d"
+    assert keyword_of("12/120 replicas") == "%d/%d"
+    assert keyword_of("2/x replicas") == "2/x"

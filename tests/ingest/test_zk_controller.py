@@ -232,6 +232,25 @@ QUIET = [
     ("1.1.1", "[Controller id=1] Skipping reassignment of t-0 since the topic is currently being deleted"),
     ("2.3.1", "[Controller id=2] Delete topic callback invoked on StopReplica response received from broker 1: request "
               "error = NONE, partition errors = Map(doomed-0 -> NONE)"),
+    # Checked against the sources jars (the release named is the one whose source the line follows).
+    ("0.8.2.2", "[Controller 1]: 2/3 replicas have caught up with the leader for partition [t,0] being reassigned."
+                "Resuming partition reassignment"),
+    ("2.3.1", "[Controller id=1] 3/3 replicas have caught up with the leader for partition t-0 being reassigned. "
+              "Resuming partition reassignment"),
+    ("0.8.0", "[Controller 1]: Cannot remove replica 3 from ISR of [t,0]. Leader = 1 ; ISR = List(1, 2)"),
+    ("1.0.2", "[Controller id=1] Cannot remove replica 3 from ISR of partition [t,0] since it is not in the ISR. "
+              "Leader = 1 ; ISR = List(1, 2)"),
+    ("0.10.2.2", "[Controller 1]: Controller starting up"),
+    ("0.10.2.2", "[Controller 1]: Controller startup complete"),
+    ("0.10.2.2", "[Controller 1]: Skipping preferred replica election for partitions Set([t,0]) since the respective "
+                 "topics are being deleted"),
+    ("2.2.2", "[Controller id=1] Skipping preferred replica election for partitions Set(t-0) since the respective "
+              "topics are being deleted"),
+    ("0.11.0.3", "[Controller 1]: Error while electing or becoming controller on broker 1"),
+    ("3.9.1", "[Controller id=1] Error while electing or becoming controller on broker 1. Trigger controller movement "
+              "immediately"),
+    ("0.8.0", "Leader not assigned yet for partition [t,0]. Skip sending udpate metadata request"),
+    ("2.4.1", "Leader not yet assigned for partition t-0. Skip sending UpdateMetadataRequest."),
     ("0.11.0.3", "[Controller 1]: Broker 1 resigned as the controller"),
     ("0.11.0.3", "[Controller 1]: starting the controller scheduler"),
     ("0.11.0.3", "[Controller 1]: New topic creation callback for [t,0],[t,1]"),
@@ -342,6 +361,11 @@ QUIET_SERVER = [
     ("2.7.2", "[Partition t-0 broker=1] Controller failed to update ISR to PendingShrinkIsr(isr=Set(1, 2), "
               "outOfSyncReplicaIds=Set(3)) due to invalid zk version. Giving up."),
     ("0.10.2.2", "Partition [t,0] on broker 1: No checkpointed highwatermark is found for partition t-0"),
+    ("0.10.2.2", "Error while electing or becoming leader on broker 1"),
+    ("3.3.2", "[Partition t-0 broker=1] Failed to alter partition to PendingShrinkIsr(isr=Set(1, 2), "
+              "outOfSyncReplicaIds=Set(3)) since the controller rejected the request with FENCED_LEADER_EPOCH. Partition "
+              "state has been reset to the latest committed state CommittedPartitionState(isr=Set(1, 2, 3), "
+              "leaderRecoveryState=RECOVERED)."),
     ("2.8.1", "Creating /controller (is it secure? false)"),
     ("2.8.1", "Result of znode creation at /controller is: OK"),
     ("0.10.2.1", "[Kafka Server 1], starting"),
