@@ -57,7 +57,8 @@ def _partition_record(d: dict) -> list:
     return [_present(event_type="PartitionRecord", topic_id=d["topicId"], partition=d["partitionId"],
                      replicas=d["replicas"], isr=d["isr"], leader=d["leader"], leader_epoch=d["leaderEpoch"],
                      zk_version=d["partitionEpoch"],
-                     leader_recovery_state=LEADER_RECOVERY_STATES.get(d.get("leaderRecoveryState", 0)))]
+                     leader_recovery_state=LEADER_RECOVERY_STATES.get(d.get("leaderRecoveryState", 0)),
+                     elr=d.get("eligibleLeaderReplicas"))]
 
 
 def _partition_change_record(d: dict) -> list:
@@ -68,7 +69,8 @@ def _partition_change_record(d: dict) -> list:
     return [_present(event_type="PartitionChangeRecord", topic_id=d["topicId"], partition=d["partitionId"],
                      isr=d.get("isr"), leader=None if leader == NO_LEADER_CHANGE else leader,
                      replicas=d.get("replicas"),
-                     leader_recovery_state=LEADER_RECOVERY_STATES.get(recovery))]
+                     leader_recovery_state=LEADER_RECOVERY_STATES.get(recovery),
+                     elr=d.get("eligibleLeaderReplicas"))]
 
 
 def _remove_topic_record(d: dict) -> list:
@@ -193,9 +195,15 @@ def _unclean_partition_change(m: re.Match, ctx: LineContext) -> list:
     # record, whose ISR it forces to [leader]; replaying it then always logs UNCLEAN too, so
     # reporting both would count one election twice. (Standby controllers replay and log
     # UNCLEAN as well, each in its own file, with its own id as recording_broker.)
+    # Which changes log it (PartitionRegistration, sources jars): 3.0-3.9 a new leader outside
+    # the previous ISR; 4.0 the same, but a leader from the ELR is clean; 4.1+ every change
+    # that leaves the partition RECOVERING (a later change of a RECOVERING partition logs it
+    # again: the replay recognises those). 2.8 has no such line.
     new_leader = _DIFF_LEADER.search(m["diff"])
-    if new_leader is None:
-        return []          # leader unchanged: an ISR that never held it, not an election
+    if new_leader is None or int(new_leader[1]) < 0:
+        return []          # leader unchanged or gone: not an election
+    if "leaderRecoveryState: " in m["diff"] and "-> RECOVERING" not in m["diff"]:
+        return []          # the change ends the recovery an earlier unclean election began
     topic, _, partition = m["tp"].rpartition("-")
     return [{"event_type": "UncleanElectionLogged", "topic": topic, "partition": int(partition),
              "leader": int(new_leader[1]), "detail": m["diff"], **_recorded_by(ctx)}]
@@ -303,10 +311,10 @@ _CCM = "ClusterControlManager.java"
 _TP = r"(?P<tp>\S+-\d+) with topic ID (?P<tid>\S+)"
 
 CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
-    _row("kraft.controller.unclean_partition_change", "PartitionRegistration.maybeLogPartitionChange INFO @2.8.0..",
-         "2.8.0", None, "UNCLEAN", r"UNCLEAN partition change for " + _TP + r": (?P<diff>.+)$", _unclean_partition_change),
-    _row("kraft.controller.partition_change", "PartitionRegistration.maybeLogPartitionChange DEBUG @2.8.0..",
-         "2.8.0", None, "partition", r"partition change for " + _TP + r": .+$", _nothing),
+    _row("kraft.controller.unclean_partition_change", "PartitionRegistration.maybeLogPartitionChange INFO @3.0.2..",
+         "3.0.0", None, "UNCLEAN", r"UNCLEAN partition change for " + _TP + r": (?P<diff>.+)$", _unclean_partition_change),
+    _row("kraft.controller.partition_change", "PartitionRegistration.maybeLogPartitionChange DEBUG @3.0.2..",
+         "3.0.0", None, "partition", r"partition change for " + _TP + r": .+$", _nothing),
     _row("kraft.controller.unclean_election", "PartitionChangeBuilder.tryElection INFO @3.6.0.. "
          "(later releases append '. Previous partition: {}, change record: {}')", "3.6.0", None, "Setting",
          r"Setting new leader for topicId \S+, partition \d+ to -?\d+ using an unclean election(?:$|\. Previous partition: )",
@@ -314,11 +322,17 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.clean_election", "PartitionChangeBuilder.tryElection TRACE (ELR: @3.7.0.., INFO later)", "3.6.0", None,
          "Setting", r"Setting new leader for topicId \S+, partition \d+ to -?\d+ using (?:a clean election$|ELR(?:$|\. Previous partition: ))",
          _nothing),
-    _row("kraft.controller.created_topic", f"{_RCM} replay(TopicRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Created",
+    _row("kraft.controller.created_topic_28", f"{_RCM} replay(TopicRecord) @2.8.2", "2.8.0", "2.8.2", "Created",
+         r"Created topic (?P<topic>\S+) with ID (?P<tid>\S+)\.$", _topic_name),
+    _row("kraft.controller.created_partition_28", f"{_RCM} replay(PartitionRecord, PartitionChangeRecord) @2.8.2",
+         "2.8.0", "2.8.2", "Created", r"Created partition \S+:\d+ with PartitionControlInfo\(.*\)\.$", _nothing),
+    _row("kraft.controller.modified_partition_28", f"{_RCM} replay(PartitionChangeRecord) @2.8.2", "2.8.0", "2.8.2",
+         "Modified", r"Modified partition \S+:\d+: .*\.$", _nothing),
+    _row("kraft.controller.created_topic", f"{_RCM} replay(TopicRecord) @3.0.2..@3.5.2", "3.0.0", "3.5.2", "Created",
          r"Created topic (?P<topic>\S+) with topic ID (?P<tid>\S+)\.$", _topic_name),
     _row("kraft.controller.replayed_topic", f"{_RCM} replay(TopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
          r"Replayed TopicRecord for topic (?P<topic>\S+) with topic ID (?P<tid>\S+)\.$", _topic_name),
-    _row("kraft.controller.created_partition", f"{_RCM} replay(PartitionRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Created",
+    _row("kraft.controller.created_partition", f"{_RCM} replay(PartitionRecord) @3.0.2..@3.5.2", "3.0.0", "3.5.2", "Created",
          r"Created partition " + _TP + r" and Partition(?:ControlInfo|Registration)\(.*\)\.$", _nothing),
     _row("kraft.controller.replayed_partition", f"{_RCM} replay(PartitionRecord) @3.6.0..", "3.6.0", None, "Replayed",
          r"Replayed PartitionRecord for (?:new|existing) partition " + _TP + r" and PartitionRegistration\(.*\)\.$", _nothing),
@@ -332,6 +346,13 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          "handleBrokerFenced:", r"handleBrokerFenced: changing \d+ partition\(s\)$", _nothing),
     _row("kraft.controller.handle_broker_unfenced", f"{_RCM} generateLeaderAndIsrUpdates @2.8.0..", "2.8.0", None,
          "handleBrokerUnfenced:", r"handleBrokerUnfenced: changing \d+ partition\(s\)$", _nothing),
+    # The same sentence from the other callers of generateLeaderAndIsrUpdates (sources jars).
+    *(_row(f"kraft.controller.{name}", f"{_RCM} generateLeaderAndIsrUpdates @{first}..", first, None, f"{context}:",
+           rf"{context}: changing \d+ partition\(s\)$", _nothing)
+      for name, context, first in (("handle_broker_unregistered", "handleBrokerUnregistered", "3.0.0"),
+                                   ("offline_dir_assignment", "offline-dir-assignment", "3.7.0"),
+                                   ("handle_broker_unclean_shutdown", "handleBrokerUncleanShutdown", "3.9.0"),
+                                   ("handle_broker_shutdown", "handleBrokerShutdown", "4.0.0"))),
     _row("kraft.controller.registered_broker", f"{_CCM} replay(RegisterBrokerRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2",
          "Registered", r"Registered new broker: RegisterBrokerRecord\(.*\)$", _nothing),
     _row("kraft.controller.re_registered_broker", f"{_CCM} replay(RegisterBrokerRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2",
@@ -385,6 +406,11 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          "(sensitive values print [hidden])", "3.6.0", None, "Replayed",
          r"Replayed ConfigRecord for ConfigResource\(type=\w+, name='[^']*'\) which (?:set configuration \S+ to .*"
          r"|removed configuration \S+)$", _nothing),
+    # 2.8-3.5: `ConfigResource(type=TOPIC, name='t'): set configuration k to v` (null: removed).
+    *(_row(f"kraft.controller.set_configuration.{kind.lower()}", f"{_CONFIG} replay(ConfigRecord) @2.8.2..@3.5.2", "2.8.0",
+           "3.5.2", f"ConfigResource(type={kind},", rf"ConfigResource\(type={kind}, name='[^']*'\): set configuration \S+ to .*$",
+           _nothing)
+      for kind in ("TOPIC", "BROKER")),
     # 3.6-3.x print "metadata version", later releases "metadata.version".
     _row("kraft.controller.replayed_feature_level", f"{_FEATURES} replay(FeatureLevelRecord) @3.6.0..", "3.6.0", None, "Replayed",
          r"Replayed a FeatureLevelRecord (?:setting metadata[. ]version to \S+|setting feature \S+ to \d+"
@@ -401,14 +427,14 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"Replayed partition assignment change PartitionChangeRecord\(.*\) for topic \S+?(?:\. \(.*\))?$", _nothing),
     _row("kraft.controller.reassignment_completed", f"{_RCM} alterPartition @3.x.. (a PARTITION_CHANGE_RECORD follows)",
          "3.6.0", None, "AlterPartition",
-         r"AlterPartition request from node \d+ for \S+-\d+ completed the ongoing partition reassignment and triggered a "
-         r"leadership change .*\. Returning NEW_LEADER_ELECTED\.$", _nothing),
+         r"AlterPartition request from node \d+ for \S+-\d+ completed the ongoing partition reassignment(?:\.(?: .*)?$| and "
+         r"triggered a leadership change(?: .*)?\. Returning \w+\.$)", _nothing),
     _row("kraft.controller.altered_reassignments", f"{_RCM} alterPartitionReassignments @3.x..", "3.0.0", None, "Successfully",
          r"Successfully altered \d+ out of \d+ partition reassignment\(s\)\.$", _nothing),
     # Requests and their results: the TOPIC_RECORD / PARTITION_RECORD / REMOVE_TOPIC_RECORD
     # they produced are the events.
-    _row("kraft.controller.create_topics_result", f"{_RCM} createTopics @3.x..", "3.0.0", None, "CreateTopics",
-         r"CreateTopics result\(s\): .*$", _nothing),
+    _row("kraft.controller.create_topics_result", f"{_RCM} createTopics @2.8.2.. (`createTopics` to 3.0)", "2.8.0", None,
+         "CreateTopics", r"[Cc]reateTopics result\(s\): .*$", _nothing),
     _row("kraft.controller.delete_topics_result", f"{_RCM} deleteTopics @3.x..", "3.0.0", None, "DeleteTopics",
          r"DeleteTopics result\(s\): .*$", _nothing),
     # Broker liveness decisions whose records (BROKER_REGISTRATION_CHANGE_RECORD fenced/unfenced,
@@ -419,9 +445,10 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.enter_controlled_shutdown", f"{_RCM} enterControlledShutdown @3.x.. (keyword keyed `[%d]`)",
          "3.0.0", None, "enterControlledShutdown[%d]:",
          r"enterControlledShutdown\[\d+\]: changing \d+ partition\(s\)$", _nothing),
-    _row("kraft.controller.unfence_granted", f"{_HEARTBEAT} calculateNextBrokerState @3.0.0..", "3.0.0", None, "The",
-         r"The request from broker \d+ to unfence has been granted because it has caught up with the offset of its "
-         r"register broker record \d+\.$", _nothing),
+    _row("kraft.controller.unfence_granted", f"{_HEARTBEAT} calculateNextBrokerState @2.8.2.. (2.8-3.2: the last "
+         "committed offset; 3.3-3.4 spell it `it's`)", "2.8.0", None, "The",
+         r"The request from broker \d+ to unfence has been granted because it has caught up with the (?:offset of it'?s "
+         r"register broker record|last committed metadata offset) \d+\.$", _nothing),
     _row("kraft.controller.shutdown_granted", f"{_HEARTBEAT} calculateNextBrokerState @3.0.0..", "3.0.0", None, "The",
          r"The request from broker \d+ to shut down has been granted since the lowest active offset \d+ is now greater "
          r"than the broker's controlled shutdown offset \d+\.$", _nothing),
@@ -433,7 +460,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"Generated \d+ record\(s\) to clean up previous incarnations\. Broker epoch will become \d+\.$", _nothing),
     # Controller lifecycle and housekeeping.
     _row("kraft.controller.created", f"{_QC} constructor @3.x..", "3.0.0", None, "Creating",
-         r"Creating new QuorumController with clusterId \S+$", _nothing),
+         r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?: ZK migration mode is enabled\.)?"
+         r"(?: Eligible leader replicas enabled\.)?$", _nothing),
     _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.7.0.. (WARN)", "3.7.0", None, "Performing",
          r"Performing controller activation\.(?: The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) "
          r"in metadata transaction at metadata\.version \S+ from bootstrap source '.*'\.)?$", _nothing),

@@ -40,6 +40,8 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("config_name", "string", True, "Config key of a ConfigChange or ConfigObserved (e.g. unclean.leader.election.enable)."),
     Field("config_value", "string", True, "Config value of a ConfigChange or ConfigObserved; null = no topic override (removed, or none in effect)."),
     Field("detail", "string", True, "Free text kept from the record (e.g. the exception of a rejected state change)."),
+    Field("elr", "array<int>", True, "KRaft eligible leader replicas (KIP-966, where the cluster enables them); null = not "
+          "carried (on a PartitionChangeRecord: unchanged)."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)

@@ -709,3 +709,43 @@ def test_an_isr_removal_written_then_logged_as_the_replica_going_offline_bumps_t
     clean(r)
     assert [(row.leader, row.leader_epoch, row.isr) for row in r.rows[-3:]] == [(1, 0, (1,)), (-1, 1, (1,)), (1, 2, (1,))]
     assert r.rp.replica_states[1].value == "OnlineReplica"
+
+
+# ------------------------------------------------------------------ KRaft: ELR and the UNCLEAN line
+
+# KIP-966 (3.7+ with ELR enabled): replicas that left the ISR only for falling under
+# min.insync.replicas stay eligible; the ISR may empty, and electing an ELR member is clean.
+KRAFT_BASE = (
+    e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+    e("PartitionChangeRecord", isr=[1], elr=[2, 3]),
+    e("PartitionChangeRecord", isr=[], leader=-1, elr=[1, 2, 3]),
+)
+
+
+def test_kraft_election_from_the_elr_is_clean():
+    r = replay("kraft", *KRAFT_BASE, e("PartitionChangeRecord", isr=[2], leader=2, elr=[]),
+               # 3.7-3.9 log the ELR election as UNCLEAN (their rule knows only the ISR)
+               e("UncleanElectionLogged", leader=2, detail="isr: [] -> [2], leader: -1 -> 2"))
+    clean(r)
+    assert [row.election for row in r.rows][-1] == "offline"
+
+
+def test_kraft_election_outside_isr_and_elr_is_unclean():
+    r = replay("kraft", *KRAFT_BASE[:1], e("PartitionChangeRecord", isr=[1], elr=[]),
+               e("PartitionChangeRecord", isr=[1], leader=-1),
+               e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING"))
+    the_one(r, "UNCLEAN_LEADER_ELECTION", "warning", r.events[-1], r.events[-2])
+    assert [row.election for row in r.rows][-1] == "unclean"
+
+
+def test_kraft_4_1_unclean_lines_of_a_recovering_partition_are_not_elections():
+    """4.1+ write UNCLEAN partition change for every change that leaves the partition RECOVERING."""
+    r = replay("kraft", *KRAFT_BASE[:1], e("PartitionChangeRecord", isr=[1], elr=[]),
+               e("PartitionChangeRecord", isr=[1], leader=-1),
+               e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING"),
+               e("UncleanElectionLogged", leader=3, detail="isr: [1] -> [3], leader: -1 -> 3"),
+               e("PartitionChangeRecord", leader=-1),
+               e("PartitionChangeRecord", isr=[3], leader=3),
+               e("UncleanElectionLogged", leader=3, detail="leader: -1 -> 3"))
+    assert [v.rule for v in r.violations] == ["UNCLEAN_LEADER_ELECTION"]
+    assert len(r.violations[0].evidence) == 3   # the record, the one before it, and its own UNCLEAN line

@@ -179,7 +179,7 @@ PAYLOADS = [
      [change(1, 40, 1710774020000, replicas=[2, 3, 1, 4])]),
     ("3.9.0 (ELR: the ISR may become empty)", "PARTITION_CHANGE_RECORD",
      f'{{"partitionId":0,"topicId":"{TID}","isr":[],"leader":-1,"eligibleLeaderReplicas":[1,2]}}',
-     [change(0, 40, 1710774020000, isr=[], leader=-1)]),
+     [change(0, 40, 1710774020000, isr=[], leader=-1, elr=[1, 2])]),
     ("3.2.0", "PARTITION_RECORD", f'{{"partitionId":0,"topicId":"{TID}","replicas":[1,2],"isr":[2],"removingReplicas":[],'
      '"addingReplicas":[],"leader":2,"leaderRecoveryState":1,"leaderEpoch":7,"partitionEpoch":9}',
      [{"event_type": "PartitionRecord", "topic_id": TID, "partition": 0, "replicas": [1, 2], "isr": [2], "leader": 2,
@@ -358,6 +358,12 @@ CONTROLLER_LINES = [
     # the new leader is not in the previous ISR but did not change: nothing elected
     ("3.7.0", f"[QuorumController id=102] UNCLEAN partition change for orders-0 with topic ID {TID}: isr: [1] -> [1, 2], "
      "partitionEpoch: 6 -> 7", []),
+    # 4.1+ log it for every change that leaves the partition RECOVERING (PartitionRegistration @4.1.0,
+    # sources jar): the leader going away, or the recovery ending, elects nobody
+    ("4.1.0", f"[QuorumController id=102] UNCLEAN partition change for orders-0 with topic ID {TID}: leader: 2 -> -1, "
+     "leaderEpoch: 3 -> 4, partitionEpoch: 6 -> 7", []),
+    ("4.1.0", f"[QuorumController id=102] UNCLEAN partition change for orders-0 with topic ID {TID}: "
+     "leaderRecoveryState: RECOVERING -> RECOVERED, partitionEpoch: 7 -> 8", []),
     # same election, logged by PartitionChangeBuilder while building the record: not counted twice
     ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean election", []),
     ("4.x (trunk copy)", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean "
@@ -373,7 +379,7 @@ CONTROLLER_LINES = [
     ("3.4.1", f"[Controller 100] Created topic orders with topic ID {TID}.", [topic_name()]),
     ("3.6.x (real)", "[QuorumController id=0] Replayed TopicRecord for topic trader-updates with topic ID _HoeUqpHRzmN1o05kPIksg.",
      [topic_name("trader-updates", "_HoeUqpHRzmN1o05kPIksg")]),
-    ("2.8.1", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionControlInfo(replicas=[1, 2, 3], "
+    ("3.0.2", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionControlInfo(replicas=[1, 2, 3], "
      "isr=[1, 2, 3], removingReplicas=null, addingReplicas=null, leader=1, leaderEpoch=0, partitionEpoch=0).", []),
     ("3.4.1", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionRegistration(replicas=[1, 2, 3], "
      "isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, "
@@ -386,6 +392,29 @@ CONTROLLER_LINES = [
     ("3.4.1", "[Controller 100] Fencing broker 3 because its session has timed out.", []),
     ("3.4.1", "[Controller 100] handleBrokerFenced: changing 3 partition(s)", []),
     ("3.4.1", "[Controller 100] handleBrokerUnfenced: changing 1 partition(s)", []),
+    # Lines of other releases, each from the sources jar of the release named (ReplicationControlManager,
+    # ConfigurationControlManager, BrokerHeartbeatManager, QuorumController).
+    ("3.4.1", "[Controller 100] handleBrokerUnregistered: changing 2 partition(s)", []),
+    ("3.7.2", "[QuorumController id=101] offline-dir-assignment: changing 2 partition(s)", []),
+    ("3.9.1", "[QuorumController id=101] handleBrokerUncleanShutdown: changing 2 partition(s)", []),
+    ("4.0.0", "[QuorumController id=101] handleBrokerShutdown: changing 2 partition(s)", []),
+    ("2.8.2", f"[Controller 100] Created topic orders with ID {TID}.", [topic_name()]),
+    ("2.8.2", f"[Controller 100] Created partition {TID}:0 with PartitionControlInfo(replicas=[1, 2, 3], isr=[1, 2, 3], "
+     "removingReplicas=null, addingReplicas=null, leader=1, leaderEpoch=0, partitionEpoch=0).", []),
+    ("2.8.2", f"[Controller 100] Modified partition {TID}:0: isr: [1, 2, 3] -> [1, 2], partitionEpoch: 0 -> 1.", []),
+    ("3.5.2", "[QuorumController id=101] ConfigResource(type=TOPIC, name='orders'): set configuration "
+     "unclean.leader.election.enable to true", []),
+    ("2.8.2", "[Controller 100] ConfigResource(type=BROKER, name=''): set configuration min.insync.replicas to 2", []),
+    ("3.0.2", "[Controller 100] createTopics result(s): CreatableTopic(name='orders', numPartitions=1, "
+     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
+    ("2.8.2", "[Controller 100] The request from broker 2 to unfence has been granted because it has caught up with the "
+     "last committed metadata offset 42.", []),
+    ("3.3.2", "[Controller 100] The request from broker 2 to unfence has been granted because it has caught up with the "
+     "offset of it's register broker record 42.", []),
+    ("3.4.1", "[Controller 100] Creating new QuorumController with clusterId abc, authorizer Optional.empty.", []),
+    ("3.9.1", "[QuorumController id=101] Creating new QuorumController with clusterId abc. ZK migration mode is enabled.", []),
+    ("4.1.0", "[QuorumController id=101] AlterPartition request from node 2 for orders-0 completed the ongoing partition "
+     "reassignment and triggered a leadership change. Returning NEW_LEADER_ELECTED.", []),
     ("3.3.2", "[Controller 100] Registered new broker: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, "
      "incarnationId=P3UFsWoNR-erL9PK98YLsA, brokerEpoch=3, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='broker-1', "
      "port=9092, securityProtocol=0)], features=[], rack=null, fenced=true, inControlledShutdown=false)", []),
