@@ -382,6 +382,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
        r"Received response .* for request [A-Z_]+ with correlation id \d+ sent to broker ", _none),
     _p("sc.response.error", f"{_KC} @1.1.1..@3.9", "1.0.0", LAST_ZK, "Received",
        r"Received error \w+ in LeaderAndIsr response .* from broker \d+$", _none),
+    _p("sc.response.error.update_metadata", f"{_KC} @2.5.1..@3.9 (ERROR)", "2.5.0", LAST_ZK, "Received",
+       r"Received error \w+ in UpdateMetadata response .* from broker \d+$", _none),
     # Reassignment: the LeaderAndIsr sent to the leader with the new assignment.
     _p("sc.reassign.sent.0_8", f"{_KC} @0.8.1..@0.11.0.3", "0.8.0", "0.11.0.3", "sent",
        rf"sent LeaderAndIsr request {_WRAPPER} with new assigned replica list (?P<replicas>{_INTS}) "

@@ -359,6 +359,9 @@ FIXTURES = [
             "[Controller id=1 epoch=2] Received error KAFKA_STORAGE_ERROR in LeaderAndIsr response "
             "LeaderAndIsrResponse(responses={orders-0=KAFKA_STORAGE_ERROR}, error=NONE) from broker 2", [],
             level="ERROR"),
+    Fixture("2.5.1", "sc.response.error.update_metadata",   # KafkaController.processUpdateMetadataResponseReceived
+            "[Controller id=1 epoch=2] Received error STALE_BROKER_EPOCH in UpdateMetadata response "
+            "UpdateMetadataResponseData(errorCode=77) from broker 2", [], level="ERROR"),
     Fixture("0.10.2.2", "sc.reassign.sent.0_8",
             "Controller 1 epoch 2 sent LeaderAndIsr request (Leader:1,ISR:1,2,3,LeaderEpoch:4,ControllerEpoch:2) with "
             "new assigned replica list 1,2,3 to leader 1 for partition being reassigned [orders,0]",
