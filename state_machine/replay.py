@@ -1088,8 +1088,10 @@ class PartitionReplay:
             self.elected_from_elr = leader >= 0 and leader != prev_leader and leader not in prev_isr and leader in prev_elr
             if self.elected_from_elr:
                 # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
-                # is as safe as the ISR; PartitionChangeBuilder elects it cleanly.
+                # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
                 self.unclean_logged = [x for x in self.unclean_logged if x.leader != leader]
+                if leader not in isr:
+                    self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
             elif leader >= 0 and leader != prev_leader:
                 self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
             elif leader >= 0 and leader not in isr:

@@ -730,6 +730,11 @@ def test_kraft_election_from_the_elr_is_clean():
     assert [row.election for row in r.rows][-1] == "offline"
 
 
+def test_kraft_election_from_the_elr_still_puts_the_leader_in_the_isr():
+    r = replay("kraft", *KRAFT_BASE, e("PartitionChangeRecord", isr=[3], leader=2, elr=[]))
+    the_one(r, "LEADER_NOT_IN_ISR", "error", r.events[-1])
+
+
 def test_kraft_election_outside_isr_and_elr_is_unclean():
     r = replay("kraft", *KRAFT_BASE[:1], e("PartitionChangeRecord", isr=[1], elr=[]),
                e("PartitionChangeRecord", isr=[1], leader=-1),
