@@ -84,33 +84,35 @@ _PARTITION_STATE_NAMED = r"PartitionState\(" + _REQUEST_STATE_BODY
 _LEADER_AND_ISR_PARTITION_STATE_NAMED = "LeaderAndIsrPartitionState" + _GENERATED_HEAD + _REQUEST_STATE_BODY
 _UPDATE_METADATA_PARTITION_STATE_NAMED = "UpdateMetadataPartitionState" + _GENERATED_HEAD + _REQUEST_STATE_BODY
 
-LEADER_AND_ISR_TEXT = _unnamed(_LEADER_AND_ISR_NAMED)
 # Which releases print each form (first, last; None: to the last ZooKeeper release): the form
 # of a line is era evidence (spec §0 "LeaderAndIsr shown as"), so a row that embeds a value
 # is written once per form, each with these releases.
-LEADER_AND_ISR_BY_RELEASE = tuple((first, last, _unnamed(named)) for first, last, named in (
+def _by_release(*forms: tuple[str, str | None, str]) -> tuple[tuple[str, str | None, str], ...]:
+    return tuple((first, last, _unnamed(named)) for first, last, named in forms)
+
+
+LEADER_AND_ISR_BY_RELEASE = _by_release(
     ("1.1.0", "3.1.2", _LAI_HEAD + _LAI_ISR + _LAI_ZK),
     ("3.2.0", "3.2.3", _LAI_HEAD + _LAI_ISR + _LAI_RECOVERY + _LAI_ZK),
     ("3.3.0", "3.4.1", _LAI_HEAD + _LAI_ISR + _LAI_RECOVERY + _LAI_PARTITION_EPOCH),
     ("3.5.0", None, _LAI_HEAD + _LAI_ISR_STATES + _LAI_RECOVERY + _LAI_PARTITION_EPOCH),
-))
+)
 # LeaderIsrAndControllerEpoch: with or without ZkVersion up to 3.1 (by patch release, KAFKA-13233),
 # then always with LeaderRecoveryState and ZkVersion.
-CONTROLLER_EPOCH_WRAPPER_BY_RELEASE = tuple((first, last, _unnamed(named)) for first, last, named in (
+CONTROLLER_EPOCH_WRAPPER_BY_RELEASE = _by_release(
     ("0.8.0", "3.1.2", _WRAPPER_HEAD + _WRAPPER_EPOCH + f"(?:{_WRAPPER_ZK})?" + _WRAPPER_TAIL),
     ("3.2.0", None, _WRAPPER_HEAD + _WRAPPER_RECOVERY + _WRAPPER_EPOCH + _WRAPPER_ZK + _WRAPPER_TAIL),
-))
+)
 # LeaderAndIsrRequest.json: 3.2 adds LeaderRecoveryState, 3.3 renames ZkVersion to PartitionEpoch.
-LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE = tuple(
-    (first, last, _unnamed("LeaderAndIsrPartitionState" + _GENERATED_HEAD + _STATE_FIELDS + named)) for first, last, named in (
-        ("2.4.0", "3.1.2", "zkVersion" + _STATE_REPLICAS + r"\)"),
-        ("3.2.0", "3.2.3", "zkVersion" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
-        ("3.3.0", None, "partitionEpoch" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
-    ))
+_LAI_STATE_HEAD = "LeaderAndIsrPartitionState" + _GENERATED_HEAD + _STATE_FIELDS
+LEADER_AND_ISR_PARTITION_STATE_BY_RELEASE = _by_release(
+    ("2.4.0", "3.1.2", _LAI_STATE_HEAD + "zkVersion" + _STATE_REPLICAS + r"\)"),
+    ("3.2.0", "3.2.3", _LAI_STATE_HEAD + "zkVersion" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
+    ("3.3.0", None, _LAI_STATE_HEAD + "partitionEpoch" + _STATE_REPLICAS + _STATE_RECOVERY + r"\)"),
+)
 CONTROLLER_EPOCH_WRAPPER_TEXT = _unnamed(_CONTROLLER_EPOCH_WRAPPER_NAMED)
 PARTITION_STATE_INFO_TEXT = _unnamed(_PARTITION_STATE_INFO_NAMED)
 PARTITION_STATE_TEXT = _unnamed(_PARTITION_STATE_NAMED)
-LEADER_AND_ISR_PARTITION_STATE_TEXT = _unnamed(_LEADER_AND_ISR_PARTITION_STATE_NAMED)
 UPDATE_METADATA_PARTITION_STATE_TEXT = _unnamed(_UPDATE_METADATA_PARTITION_STATE_NAMED)
 
 # (how the text begins, its regex); checked in this order.

@@ -1111,7 +1111,7 @@ class PartitionReplay:
         self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
         election = None
         if leader_present and self.leader >= 0 and self.leader != prev_leader:
-            unclean = self.leader not in prev_isr and self.leader not in prev_elr
+            unclean = self.leader not in prev_isr and not self.elected_from_elr
             election = ElectionKind.unclean if unclean else (self._guess_kind(record, prev_leader) or ElectionKind.offline)
         self._emit(record, election, False)
 
