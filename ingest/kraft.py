@@ -304,6 +304,9 @@ DUMP_PATTERNS: tuple[MessagePattern, ...] = (
          r"Found \d+ invalid bytes at the end of \S.*$", _nothing),
 )
 
+# The KRaft controller's own lines: their ranges are the cluster's release (ingest.detect).
+CONTROLLER_ROW_PREFIX = "kraft.controller."
+
 _RCM = "ReplicationControlManager.java"
 _QC = "QuorumController.java"
 _CCM = "ClusterControlManager.java"
@@ -340,11 +343,11 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          r"Removed topic \S+ with ID \S+\.$", _nothing),
     _row("kraft.controller.replayed_remove_topic", f"{_RCM} replay(RemoveTopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
          r"Replayed RemoveTopicRecord for topic \S+ with ID \S+\.$", _nothing),
-    _row("kraft.controller.fencing_broker", f"{_RCM} maybeFenceStaleBroker(s) @2.8.0..", "2.8.0", None, "Fencing",
+    _row("kraft.controller.fencing_broker", f"{_RCM} maybeFenceStaleBroker(s) @2.8.2..@3.9.2", "2.8.0", "3.9.2", "Fencing",
          r"Fencing broker \d+ because its session has timed out\.$", _nothing),
-    _row("kraft.controller.handle_broker_fenced", f"{_RCM} generateLeaderAndIsrUpdates @2.8.0..", "2.8.0", None,
+    _row("kraft.controller.handle_broker_fenced", f"{_RCM} generateLeaderAndIsrUpdates @3.0.0..", "3.0.0", None,
          "handleBrokerFenced:", r"handleBrokerFenced: changing \d+ partition\(s\)$", _nothing),
-    _row("kraft.controller.handle_broker_unfenced", f"{_RCM} generateLeaderAndIsrUpdates @2.8.0..", "2.8.0", None,
+    _row("kraft.controller.handle_broker_unfenced", f"{_RCM} generateLeaderAndIsrUpdates @3.0.0..", "3.0.0", None,
          "handleBrokerUnfenced:", r"handleBrokerUnfenced: changing \d+ partition\(s\)$", _nothing),
     # The same sentence from the other callers of generateLeaderAndIsrUpdates (sources jars).
     *(_row(f"kraft.controller.{name}", f"{_RCM} generateLeaderAndIsrUpdates @{first}..", first, None, f"{context}:",
@@ -361,11 +364,11 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          "Replayed", r"Replayed (?:initial RegisterBrokerRecord for broker \d+|RegisterBrokerRecord modifying the registration"
          r" for broker \d+|RegisterBrokerRecord establishing a new incarnation of broker \d+): RegisterBrokerRecord\(.*\)$",
          _nothing),
-    _row("kraft.controller.unfenced_broker", f"{_CCM} replay(UnfenceBrokerRecord) @2.8.0..@3.3.2", "2.8.0", "3.3.2",
+    _row("kraft.controller.unfenced_broker", f"{_CCM} replay(UnfenceBrokerRecord) @2.8.2..@3.3.1", "2.8.0", "3.3.1",
          "Unfenced", r"Unfenced broker: \S.*$", _nothing),
-    _row("kraft.controller.unfenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @3.0.0..", "3.0.0", None,
+    _row("kraft.controller.unfenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @2.8.2..", "2.8.0", None,
          "Unfenced", r"Unfenced broker \d+ has requested and been granted .+$", _nothing),
-    _row("kraft.controller.new_epoch", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0..", "3.0.0", None, "In",
+    _row("kraft.controller.new_epoch", f"{_QC} / OffsetControlManager handleLeaderChange @3.3.0..", "3.3.0", None, "In",
          r"In the new epoch (?P<epoch>\d+), the leader is (?P<leader>\d+|\(none\))\.$", _new_epoch),
     _row("kraft.controller.becoming_active", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0.. (tail varies)",
          "3.0.0", None, "Becoming", r"Becoming the active controller at epoch (?P<epoch>\d+)[,.]", _active_controller),
@@ -375,11 +378,11 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          r"Renouncing the leadership (?:at oldEpoch \d+ due to a metadata log event|due to a metadata log event\."
          r" We were the leader at epoch \d+, but in the new epoch \d+, the leader is (?:\d+|\(none\)))\."
          r" Reverting to last (?:committed|stable) offset \d+\.$", _nothing),
-    _row("kraft.controller.unclean_leaders_generated", f"{_QC} maybeElectUncleanLeaders (spec §4.3; release not pinned)", "3.7.0", None,
+    _row("kraft.controller.unclean_leaders_generated", f"{_QC} maybeElectUncleanLeaders @3.9.0..@3.9.2", "3.9.0", "3.9.2",
          "maybeElectUncleanLeaders:", r"maybeElectUncleanLeaders: generated \d+ records in \d+ microseconds\.", _nothing),
-    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0 (spec §4.3)", "3.9.0", None, "Triggering",
+    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0..", "3.9.0", None, "Triggering",
          r"Triggering unclean leader election for offline partition \S+-\d+\.$", _nothing),
-    _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0 (spec §4.3)", "3.9.0", None, "Cannot",
+    _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0..", "3.9.0", None, "Cannot",
          r"Cannot trigger unclean leader election for offline partition \S+-\d+: .+$", _nothing),
 )
 
@@ -397,10 +400,15 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.replayed_registration_change", f"{_CCM} replayRegistrationChange @3.6.0.. (4.3.1 real)", "3.6.0",
          None, "Replayed", r"Replayed (?:BrokerRegistrationChangeRecord|FenceBrokerRecord|UnfenceBrokerRecord) modifying the "
          r"registration for broker \d+: \w+\(.*\)$", _nothing),
-    _row("kraft.controller.replayed_register_controller", f"{_CCM} replay(RegisterControllerRecord) @3.7.0.. (KIP-919)", "3.7.0",
-         None, "Replayed", r"Replayed RegisterControllerRecord containing ControllerRegistration\(.*\)\."
+    _row("kraft.controller.replayed_register_controller", f"{_CCM} replay(RegisterControllerRecord) @3.7.0.. (KIP-919; "
+         "3.7.0-3.9.2 spell it `contaning`)", "3.7.0", None, "Replayed",
+         r"Replayed RegisterControllerRecord conta(?:i)?ning ControllerRegistration\(.*\)\."
          r"(?: Previous incarnation was \S+)?$", _nothing),
-    _row("kraft.controller.no_op_registration", f"{_CCM} replayRegistrationChange @3.6.0..", "3.6.0", None, "Ignoring",
+    _row("kraft.controller.unregistered_broker", f"{_CCM} replay(UnregisterBrokerRecord) @2.8.2..@3.5.2", "2.8.0", "3.5.2",
+         "Unregistered", r"Unregistered broker: UnregisterBrokerRecord\(.*\)$", _nothing),
+    _row("kraft.controller.replayed_unregister_broker", f"{_CCM} replay(UnregisterBrokerRecord) @3.6.0..", "3.6.0", None,
+         "Replayed", r"Replayed UnregisterBrokerRecord\(.*\)$", _nothing),
+    _row("kraft.controller.no_op_registration", f"{_CCM} replayRegistrationChange @3.3.0..", "3.3.0", None, "Ignoring",
          r"Ignoring no-op registration change for BrokerRegistration\(.*\)$", _nothing),
     _row("kraft.controller.replayed_config", f"{_CONFIG} replay(ConfigRecord) @3.6.0.. "
          "(sensitive values print [hidden])", "3.6.0", None, "Replayed",
@@ -419,28 +427,32 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          "(KIP-868)", "3.6.0", None, "Replayed",
          r"Replayed (?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)|AbortTransactionRecord\(.*\)) at offset \d+\.$",
          _nothing),
-    _row("kraft.controller.replaying_producer_ids", "ProducerIdControlManager.java replay(ProducerIdsRecord) @3.0.0..", "3.0.0",
+    _row("kraft.controller.replaying_producer_ids", "ProducerIdControlManager.java replay(ProducerIdsRecord) @3.6.0..", "3.6.0",
          None, "Replaying", r"Replaying ProducerIdsRecord ProducerIdsRecord\(.*\)$", _nothing),
     # The reassignment's PARTITION_CHANGE_RECORD is in the dump (with addingReplicas/removingReplicas).
-    _row("kraft.controller.replayed_assignment_change", f"{_RCM} replay(PartitionChangeRecord) @3.6.0.. (4.3.1 appends "
-         "'. (<isr/replicaSet/epoch diff>)')", "3.6.0", None, "Replayed",
+    _row("kraft.controller.replayed_assignment_change", f"{_RCM} replay(PartitionChangeRecord) @3.0.2.. (4.3.1 appends "
+         "'. (<isr/replicaSet/epoch diff>)')", "3.0.0", None, "Replayed",
          r"Replayed partition assignment change PartitionChangeRecord\(.*\) for topic \S+?(?:\. \(.*\))?$", _nothing),
-    _row("kraft.controller.reassignment_completed", f"{_RCM} alterPartition @3.x.. (a PARTITION_CHANGE_RECORD follows)",
-         "3.6.0", None, "AlterPartition",
+    _row("kraft.controller.reassignment_completed", f"{_RCM} alterPartition @3.2.3.. (a PARTITION_CHANGE_RECORD follows)",
+         "3.2.0", None, "AlterPartition",
          r"AlterPartition request from node \d+ for \S+-\d+ completed the ongoing partition reassignment(?:\.(?: .*)?$| and "
          r"triggered a leadership change(?: .*)?\. Returning \w+\.$)", _nothing),
+    _row("kraft.controller.reassignment_completed_alter_isr", f"{_RCM} alterIsr @3.0.2..@3.1.2 (the source spells "
+         "`Reutrning`)", "3.0.0", "3.1.2", "AlterIsr",
+         r"AlterIsr request from node \d+ for \S+-\d+ completed the ongoing partition reassignment(?:\.| and triggered a "
+         r"leadership change\. Reutrning FENCED_LEADER_EPOCH\.)$", _nothing),
     _row("kraft.controller.altered_reassignments", f"{_RCM} alterPartitionReassignments @3.x..", "3.0.0", None, "Successfully",
          r"Successfully altered \d+ out of \d+ partition reassignment\(s\)\.$", _nothing),
     # Requests and their results: the TOPIC_RECORD / PARTITION_RECORD / REMOVE_TOPIC_RECORD
     # they produced are the events.
     _row("kraft.controller.create_topics_result", f"{_RCM} createTopics @2.8.2.. (`createTopics` to 3.0)", "2.8.0", None,
          "CreateTopics", r"[Cc]reateTopics result\(s\): .*$", _nothing),
-    _row("kraft.controller.delete_topics_result", f"{_RCM} deleteTopics @3.x..", "3.0.0", None, "DeleteTopics",
+    _row("kraft.controller.delete_topics_result", f"{_RCM} deleteTopics @4.0.0..", "4.0.0", None, "DeleteTopics",
          r"DeleteTopics result\(s\): .*$", _nothing),
     # Broker liveness decisions whose records (BROKER_REGISTRATION_CHANGE_RECORD fenced/unfenced,
     # inControlledShutdown) are in the dump.
-    _row("kraft.controller.fencing_broker_epoch", f"{_RCM} maybeFenceOneStaleBroker @3.7.0.. (the broker epoch added; "
-         "release not pinned)", "3.7.0", None, "Fencing",
+    _row("kraft.controller.fencing_broker_epoch", f"{_RCM} maybeFenceOneStaleBroker @4.0.0.. (the broker epoch added)",
+         "4.0.0", None, "Fencing",
          r"Fencing broker \d+ at epoch \d+ because its session has timed out\.$", _nothing),
     _row("kraft.controller.enter_controlled_shutdown", f"{_RCM} enterControlledShutdown @3.x.. (keyword keyed `[%d]`)",
          "3.0.0", None, "enterControlledShutdown[%d]:",
@@ -452,33 +464,33 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.shutdown_granted", f"{_HEARTBEAT} calculateNextBrokerState @3.0.0..", "3.0.0", None, "The",
          r"The request from broker \d+ to shut down has been granted since the lowest active offset \d+ is now greater "
          r"than the broker's controlled shutdown offset \d+\.$", _nothing),
-    _row("kraft.controller.new_incarnation", f"{_CCM} registerBroker @3.7.0.. (4.3.1 real)", "3.7.0", None, "No",
+    _row("kraft.controller.new_incarnation", f"{_CCM} registerBroker @3.9.0.. (4.3.1 real)", "3.9.0", None, "No",
          r"No previous registration found for broker \d+\. New incarnation ID is \S+\.  Generated \d+ record\(s\) to "
          r"clean up previous incarnations\. New broker epoch is \d+\.$", _nothing),
-    _row("kraft.controller.re_incarnation", f"{_CCM} registerBroker @3.7.0.. (4.3.1 real)", "3.7.0", None, "Registering",
+    _row("kraft.controller.re_incarnation", f"{_CCM} registerBroker @3.9.0.. (4.3.1 real)", "3.9.0", None, "Registering",
          r"Registering a new incarnation of broker \d+\. Previous incarnation ID was \S+; new incarnation ID is \S+\. "
          r"Generated \d+ record\(s\) to clean up previous incarnations\. Broker epoch will become \d+\.$", _nothing),
     # Controller lifecycle and housekeeping.
-    _row("kraft.controller.created", f"{_QC} constructor @3.x..", "3.0.0", None, "Creating",
+    _row("kraft.controller.created", f"{_QC} constructor @3.3.0..", "3.3.0", None, "Creating",
          r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?: ZK migration mode is enabled\.)?"
          r"(?: Eligible leader replicas enabled\.)?$", _nothing),
-    _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.7.0.. (WARN)", "3.7.0", None, "Performing",
+    _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.6.0.. (WARN)", "3.6.0", None, "Performing",
          r"Performing controller activation\.(?: The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) "
          r"in metadata transaction at metadata\.version \S+ from bootstrap source '.*'\.)?$", _nothing),
-    _row("kraft.controller.periodic_registering", f"{_PERIODIC} registerTask @3.7.0..", "3.7.0", None, "Registering",
+    _row("kraft.controller.periodic_registering", f"{_PERIODIC} registerTask @4.0.0..", "4.0.0", None, "Registering",
          r"Registering periodic task \w+ to run every \d+ ms$", _nothing),
-    _row("kraft.controller.periodic_activated", f"{_PERIODIC} activate @3.7.0..", "3.7.0", None, "Activated",
+    _row("kraft.controller.periodic_activated", f"{_PERIODIC} activate @4.0.0..", "4.0.0", None, "Activated",
          r"Activated periodic tasks: .*$", _nothing),
-    _row("kraft.controller.periodic_deactivated", f"{_PERIODIC} deactivate @3.7.0..", "3.7.0", None, "Deactivated",
+    _row("kraft.controller.periodic_deactivated", f"{_PERIODIC} deactivate @4.0.0..", "4.0.0", None, "Deactivated",
          r"Deactivated periodic tasks: .*$", _nothing),
-    _row("kraft.controller.slow_event", f"{_PERF} @3.7.0.. (ERROR)", "3.7.0", None, "Exceptionally",
+    _row("kraft.controller.slow_event", f"{_PERF} @4.0.0.. (ERROR)", "4.0.0", None, "Exceptionally",
          r"Exceptionally slow controller event \S+ took \d+ ms\.$", _nothing),
-    _row("kraft.controller.performance", f"{_PERF} @3.7.0..", "3.7.0", None, "In",
+    _row("kraft.controller.performance", f"{_PERF} @4.0.0..", "4.0.0", None, "In",
          r"In the last \d+ ms period, \d+ controller events were completed, which took an average of [\d.]+ ms each\. "
          r"The slowest event was \S+, which took [\d.]+ ms\.$", _nothing),
 )
 
-# EventHandlerExceptionInfo.failureMessage (3.7.0..): "<operation>: event failed with ...". The
+# EventHandlerExceptionInfo.failureMessage (3.6.0..): "<operation>: event failed with ...". The
 # first word is the operation, so each operation is a row of its own (a failed operation
 # changes nothing: its records, if any, were never committed). Operations met in real captures
 # and the periodic tasks every active controller registers; another operation's line is
@@ -486,7 +498,7 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
 _FAILED_OPERATIONS = ("writeNoOpRecord", "maybeFenceStaleBroker", "electUnclean", "electPreferred", "expireDelegationTokens",
                       "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition")
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
-    _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.7.0..", "3.7.0", None,
+    _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
          f"{op}:", rf"{op}: event failed with (?:\w+|NotLeaderException \(treated as NotControllerException\) at epoch \d+)"
          r" in \d+ microseconds\.(?: Renouncing leadership and reverting to the last committed offset \d+\.)?"
          r"(?: Exception message: .*)?$", _nothing)

@@ -12,6 +12,7 @@ import pytest
 from ingest import kraft
 from ingest.catalog import LineContext, index, match_message
 from ingest.prefix import NO_PREFIX, strip_prefix
+from state_machine.eras import parse_version
 
 TABLE = index(kraft.PATTERNS)
 DUMP = LineContext(None, None, NO_PREFIX, "", "kraft-dump")
@@ -415,6 +416,16 @@ CONTROLLER_LINES = [
     ("3.9.1", "[QuorumController id=101] Creating new QuorumController with clusterId abc. ZK migration mode is enabled.", []),
     ("4.1.0", "[QuorumController id=101] AlterPartition request from node 2 for orders-0 completed the ongoing partition "
      "reassignment and triggered a leadership change. Returning NEW_LEADER_ELECTED.", []),
+    ("3.2.3", "[Controller 100] AlterPartition request from node 2 for orders-0 completed the ongoing partition "
+     "reassignment.", []),
+    ("3.1.2", "[Controller 100] AlterIsr request from node 2 for orders-0 completed the ongoing partition reassignment.", []),
+    ("3.0.2", "[Controller 100] AlterIsr request from node 2 for orders-0 completed the ongoing partition reassignment and "
+     "triggered a leadership change. Reutrning FENCED_LEADER_EPOCH.", []),
+    ("3.5.2", "[QuorumController id=101] Unregistered broker: UnregisterBrokerRecord(brokerId=3, brokerEpoch=31)", []),
+    ("3.6.2", "[QuorumController id=101] Replayed UnregisterBrokerRecord(brokerId=3, brokerEpoch=31)", []),
+    ("3.9.1", "[QuorumController id=101] Replayed RegisterControllerRecord contaning ControllerRegistration(id=101, "
+     "incarnationId=jmP66AyxTxe21pJmXAao9g, zkMigrationReady=false, listeners=[], supportedFeatures={}).", []),
+    ("3.9.2", "[QuorumController id=101] Fencing broker 3 because its session has timed out.", []),
     ("3.3.2", "[Controller 100] Registered new broker: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, "
      "incarnationId=P3UFsWoNR-erL9PK98YLsA, brokerEpoch=3, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='broker-1', "
      "port=9092, securityProtocol=0)], features=[], rack=null, fenced=true, inControlledShutdown=false)", []),
@@ -438,7 +449,7 @@ CONTROLLER_LINES = [
      "the new epoch 2, the leader is 101. Reverting to last committed offset 20.", []),
     ("2.8.1", "[Controller 100] Renouncing the leadership at oldEpoch 1 due to a metadata log event. Reverting to last "
      "committed offset 20.", []),
-    ("3.7.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds.", []),
+    ("3.9.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds.", []),
     ("3.9.0", "[QuorumController id=101] Triggering unclean leader election for offline partition orders-0.", []),
     ("3.9.0", "[QuorumController id=101] Cannot trigger unclean leader election for offline partition orders-0: the controller "
      "is not active.", []),
@@ -553,6 +564,26 @@ def test_controller_near_miss_is_not_understood(version, message):
 
 
 # ------------------------------------------------------------------ the rows themselves
+
+def _release_span(label: str) -> tuple[tuple, tuple]:
+    """A fixture's label ("3.4.1", "3.6.x (real)", "4.x (trunk copy)") as the releases it may be."""
+    release = label.split()[0]
+    if release.endswith(".x"):
+        base = parse_version(release[:-2])
+        return base, base + (99,)
+    return parse_version(release), parse_version(release)
+
+
+@pytest.mark.parametrize("version, message", [(v, m) for v, m, _ in CONTROLLER_LINES],
+                         ids=[f"{v}: {m[:60]}" for v, m, _ in CONTROLLER_LINES])
+def test_controller_fixture_release_lies_in_its_row_range(version, message):
+    """Each fixture follows the source of the release it names, so its row's first..last holds
+    that release: the ranges decide which KRaft era a controller.log is replayed in."""
+    row = controller(message)[0]
+    low, high = _release_span(version)
+    assert parse_version(row.first) <= high, (row.name, row.first)
+    assert row.last is None or low <= parse_version(row.last), (row.name, row.last)
+
 
 def test_every_controller_row_has_a_line():
     rows = {p.name for p in kraft.CONTROLLER_PATTERNS + kraft.REPLAY_COPY_PATTERNS + kraft.EVENT_FAILED_PATTERNS
