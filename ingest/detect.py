@@ -5,15 +5,37 @@ releases that fit a cluster are the intersection over the rows its lines matched
 server.log banner (`Kafka version: X`) names the release outright, and kafka-dump-log
 output means KRaft. When the intersection spans releases whose controller behaves
 differently (state_machine.eras.BEHAVIOURS), the latest is used and the choice is said in
-the summary: `--kafka-version` pins it."""
+the summary: `--kafka-version` pins it.
+
+A KRaft cluster's release comes from what its controllers wrote (the dump tool's own line
+shapes say which kafka-dump-log printed them, not which release the cluster runs): a banner,
+the KRaft controller.log rows' ranges, and the metadata.version feature level in the log,
+which no release older than the one that introduced it can write."""
 from __future__ import annotations
 
 import re
 from typing import Iterable, NamedTuple
 
-from state_machine.eras import parse_version, resolve_era
+from state_machine.eras import KRAFT_FIRST, parse_version, resolve_era
 
 LAST_ZK = "3.9.99"
+
+# metadata.version feature level -> the release that introduced it: (first level, release), from
+# server-common MetadataVersion.java (sources jars 3.9.1, 4.3.1). 3.0-IV1 is level 1.
+METADATA_VERSION_LEVELS = (
+    (1, "3.0"), (2, "3.1"), (3, "3.2"), (4, "3.3"), (8, "3.4"), (9, "3.5"), (12, "3.6"), (15, "3.7"), (20, "3.8"),
+    (21, "3.9"), (22, "4.0"), (26, "4.1"), (28, "4.2"), (30, "4.3"), (31, "4.4"),
+)
+
+
+def metadata_version_release(level: int) -> str | None:
+    """The release that introduced a metadata.version level (None below level 1); a level
+    beyond the table is at least the last release it names."""
+    found = None
+    for first, release in METADATA_VERSION_LEVELS:
+        if level >= first:
+            found = release
+    return found
 
 # A Confluent Platform build's banner names the CP release (`Kafka version: 7.3.5-ccs`, `5.3.2-ce`);
 # each CP minor line ships one Apache Kafka minor line (Confluent's "Supported Versions and
@@ -54,30 +76,78 @@ class EraChoice(NamedTuple):
         return f"{self.era} from {self.fits}{note}"
 
 
-def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: Iterable[str] = (),
-               kraft: bool = False) -> EraChoice | None:
-    """ranges: (first, last, lines) per catalogue row matched; versions: banners seen."""
-    if kraft:
-        return EraChoice("kraft", "kafka-dump-log --cluster-metadata-decoder output", False, False)
+def _text(v) -> str:
+    return ".".join(map(str, v))
+
+
+def _banner_choice(versions: Iterable[str], prefix: str = "") -> EraChoice | None:
     releases = {v: apache_release(v) for v in set(versions)}
     banners = sorted((v for v, r in releases.items() if r is not None), key=lambda v: parse_version(releases[v]))
-    if banners:
-        named = [v if releases[v] == v else f"{v} (Confluent Platform: Apache Kafka {releases[v]})" for v in banners]
-        return EraChoice(releases[banners[-1]], "server.log banner 'Kafka version: " + ", ".join(named) + "'",
-                         False, len({releases[v] for v in banners}) > 1)
+    if not banners:
+        return None
+    named = [v if releases[v] == v else f"{v} (Confluent Platform: Apache Kafka {releases[v]})" for v in banners]
+    return EraChoice(prefix + releases[banners[-1]], "server.log banner 'Kafka version: " + ", ".join(named) + "'",
+                     False, len({releases[v] for v in banners}) > 1)
+
+
+def _intersect(ranges: Iterable[tuple[str | None, str | None, int]], open_end: str | None):
+    """(lo, hi) of the releases every row's first..last holds; hi None: open (open_end None)."""
     lo, hi = None, None
     for first, last, _ in ranges:
         if first is None:
             continue
         f = parse_version(first)
-        t = parse_version(last or LAST_ZK)
         lo = f if lo is None or f > lo else lo
-        hi = t if hi is None or t < hi else hi
+        if last is not None or open_end is not None:
+            t = parse_version(last or open_end)
+            hi = t if hi is None or t < hi else hi
+    return lo, hi
+
+
+def choose_kraft_era(controller_ranges: Iterable[tuple[str | None, str | None, int]] = (), versions: Iterable[str] = (),
+                     metadata_levels: Iterable[int] = ()) -> EraChoice:
+    """A KRaft cluster's era (see the module's doc): "kraft-<release>" when the evidence bounds
+    the release, else "kraft" (the newest KRaft behaviour), said to be ambiguous when the
+    releases the evidence leaves differ in behaviour."""
+    # A banner older than KRaft is another cluster's server.log under the same name: not evidence.
+    kraft_banners = [v for v in versions if (r := apache_release(v)) is not None and parse_version(r) >= KRAFT_FIRST]
+    banner = _banner_choice(kraft_banners, "kraft-")
+    if banner is not None:
+        return banner
+    lo, hi = _intersect(controller_ranges, None)
+    evidence = ["kafka-dump-log --cluster-metadata-decoder output"]
+    if lo is not None:
+        evidence.append(f"KRaft controller lines of {_text(lo)}..{_text(hi) if hi else ''}")
+    level = max(metadata_levels, default=None)
+    introduced = metadata_version_release(level) if level is not None else None
+    if introduced is not None:
+        evidence.append(f"metadata.version level {level} ({introduced}+)")
+        lo = max(lo or KRAFT_FIRST, parse_version(introduced))
+    lo = lo or KRAFT_FIRST
+    fits = "; ".join(evidence)
+    if hi is not None and lo > hi:
+        return EraChoice(f"kraft-{_text(lo)}", f"{fits} (no single release fits)", True, True, _text(lo), _text(hi))
+    era = f"kraft-{_text(hi)}" if hi is not None else "kraft"
+    ambiguous = dict(resolve_era(f"kraft-{_text(lo)}").behaviour) != dict(resolve_era(era).behaviour)
+    return EraChoice(era, fits, ambiguous, False, _text(lo), _text(hi) if hi else None)
+
+
+def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: Iterable[str] = (),
+               kraft: bool = False, kraft_ranges: Iterable[tuple[str | None, str | None, int]] = (),
+               metadata_levels: Iterable[int] = ()) -> EraChoice | None:
+    """ranges: (first, last, lines) per catalogue row matched; versions: banners seen;
+    kraft_ranges: the same for the KRaft controller's own lines; metadata_levels: the
+    metadata.version feature levels a KRaft metadata log set."""
+    if kraft:
+        return choose_kraft_era(kraft_ranges, versions, metadata_levels)
+    banner = _banner_choice(versions)
+    if banner is not None:
+        return banner
+    lo, hi = _intersect(ranges, LAST_ZK)
     if lo is None:
         return None
-    text = lambda v: ".".join(map(str, v))  # noqa: E731
     if lo > hi:
-        return EraChoice(text(lo), f"{text(hi)}..{text(lo)} (no single release fits)", True, True, text(lo), text(hi))
-    low, high = resolve_era(text(lo)), resolve_era(text(hi))
+        return EraChoice(_text(lo), f"{_text(hi)}..{_text(lo)} (no single release fits)", True, True, _text(lo), _text(hi))
+    low, high = resolve_era(_text(lo)), resolve_era(_text(hi))
     ambiguous = dict(low.behaviour) != dict(high.behaviour)
-    return EraChoice(text(hi), f"line shapes of {text(lo)}..{text(hi)}", ambiguous, False, text(lo), text(hi))
+    return EraChoice(_text(hi), f"line shapes of {_text(lo)}..{_text(hi)}", ambiguous, False, _text(lo), _text(hi))

@@ -7,6 +7,7 @@ import gzip
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
@@ -19,6 +20,8 @@ class Ingested(NamedTuple):
     ranges: list[tuple[str | None, str | None, int]]
     versions: list[str]
     kraft: bool
+    kraft_ranges: list[tuple[str | None, str | None, int]] = []   # the KRaft controller's own lines
+    metadata_levels: list[int] = []                               # metadata.version levels set
 
 
 _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
@@ -49,7 +52,7 @@ def order_key(row: dict) -> tuple:
 
 def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:
     rows: list[dict] = []
-    quarantine, files, ranges, versions = [], {}, [], []
+    quarantine, files, ranges, versions, kraft_ranges, levels = [], {}, [], [], [], []
     names: dict[str, str] = {}
     epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
     batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
@@ -70,12 +73,16 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
             info["recognized"] += o.n_lines
             if o.pattern is not None:
                 ranges.append((o.first, o.last, 1))
+                if o.pattern.startswith(KRAFT_CONTROLLER_ROWS):
+                    kraft_ranges.append((o.first, o.last, 1))
             if o.kind == "fact":
                 fact = o.data
                 if fact.get("fact") == "topic_name":
                     names[fact["topic_id"]] = fact["topic"]
                 elif fact.get("fact") == "kafka_version":
                     versions.append(fact["version"])
+                elif fact.get("fact") == "metadata_version":
+                    levels.append(fact["level"])
                 elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is None:
                     # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
                     leader_changes.append((fact["offset"], fact["leader"]))
@@ -125,7 +132,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
-    return Ingested(events, quarantine, files, ranges, versions, kraft)
+    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels)
 
 
 def log_files(root: str | Path) -> list[str]:

@@ -353,7 +353,7 @@ def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> t
 
     choices = {}
     for cluster, ev in (detected or {}).items():
-        choice = choose_era(ev["ranges"], ev["versions"], ev["kraft"])
+        choice = choose_era(ev["ranges"], ev["versions"], ev["kraft"], ev["kraft_ranges"], ev["levels"])
         if choice is not None and cluster is not None:
             choices[cluster] = (choice.era, choice.explain())
     default, per_cluster, why = era_choices(cfg.inputs, cfg.kafka_versions, choices)

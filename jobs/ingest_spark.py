@@ -25,6 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
+from ingest.kraft import CONTROLLER_ROW_PREFIX
 from ingest.lines import CROSS_FILE_ORDER
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
 from schemas.types import JSON_TYPES
@@ -528,16 +529,25 @@ def _raft_failovers(facts: DataFrame) -> DataFrame:
 
 
 def _era_evidence(rows: DataFrame) -> dict[str, dict]:
-    """cluster -> {"ranges": [(first, last, n)], "versions": [...], "kraft": bool} (small)."""
+    """cluster -> {"ranges": [(first, last, n)], "versions": [...], "kraft": bool,
+    "kraft_ranges": [(first, last, n)] (the KRaft controller's own lines), "levels": [metadata.version
+    levels]} (small)."""
     out: dict[str, dict] = {}
+    fact = F.get_json_object("fact", "$.fact")
     for r in (rows.where(F.col("pattern").isNotNull())
               .groupBy("cluster", "v_first", "v_last", (F.col("file_rank") == 3).alias("dump"),
-                       F.get_json_object("fact", "$.version").alias("version"))
+                       F.col("pattern").startswith(CONTROLLER_ROW_PREFIX).alias("kraft_controller"),
+                       F.get_json_object("fact", "$.version").alias("version"),
+                       F.when(fact == "metadata_version", F.get_json_object("fact", "$.level").cast("int")).alias("level"))
               .agg(F.count("*").alias("n")).collect()):
-        ev = out.setdefault(r["cluster"], {"ranges": [], "versions": [], "kraft": False})
+        ev = out.setdefault(r["cluster"], {"ranges": [], "versions": [], "kraft": False, "kraft_ranges": [], "levels": []})
         ev["ranges"].append((r["v_first"], r["v_last"], r["n"]))
+        if r["kraft_controller"]:
+            ev["kraft_ranges"].append((r["v_first"], r["v_last"], r["n"]))
         if r["version"]:
             ev["versions"].append(r["version"])
+        if r["level"] is not None:
+            ev["levels"].append(r["level"])
         if r["dump"]:
             ev["kraft"] = True
     return out

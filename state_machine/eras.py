@@ -6,7 +6,8 @@ version; the replay, the selectors' callers, the checks and the README all read 
 Supporting a new Kafka version is a new row here, not a new `if` elsewhere.
 
 Named eras (`ERAS`) are the representative releases the tests and the generator use;
-any release string ("2.5.1", "0.10.0.1") or "kraft" resolves too."""
+any release string ("2.5.1", "0.10.0.1") resolves too, a KRaft release as "kraft-3.5.1"
+(a bare 3.x release is a ZooKeeper-mode cluster; 4.x has only KRaft)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -34,7 +35,8 @@ def parse_version(text: str) -> Version:
             break  # a suffix ends the version
     if not parts:
         raise ValueError(f"not a Kafka version: {text!r}")
-    return tuple(parts)
+    # "3.9" is 3.9.0: padded so it sorts with the rows that start at "3.9.0" (as a tuple (3, 9) < (3, 9, 0)).
+    return tuple(parts) + (0,) * (3 - len(parts))
 
 
 def _frozen(table: dict) -> Mapping:
@@ -166,11 +168,15 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
 BEHAVIOUR_KEYS: tuple[str, ...] = tuple(dict.fromkeys(b.key for b in BEHAVIOURS))
 
 # KRaft has no partition/replica state machines; its election is PartitionChangeBuilder.
+# The values of KRaft's first releases; KRAFT_BEHAVIOURS rows change them from a release on.
 KRAFT_BEHAVIOUR: dict[str, Any] = {
     "partition_valid_previous": PARTITION_VALID_PREVIOUS_0_8_1,
     "replica_valid_previous": REPLICA_VALID_PREVIOUS_2_3,
     "offline_leader_order": "assignment",
-    "unclean_gate": "topic_config",
+    # 2.8-3.8: ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic is `return false;
+    # // TODO`: the controller never elects uncleanly on its own; an admin UNCLEAN election
+    # (electLeaders, which the metadata log does not record as such) is the only way.
+    "unclean_gate": "admin_only",
     "unclean_default": False,
     "admin_unclean_election": True,
     "unclean_enable_reelects": "never",   # no election on the config change itself (as replayed so far)
@@ -190,11 +196,17 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "default_state_change_level": "INFO",
 }
 
+KRAFT_FIRST = parse_version("2.8.0")
+KRAFT_BEHAVIOURS: tuple[Behaviour, ...] = (
+    _row("unclean_gate", "3.9.0", "topic_config", "3.9.0 ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic "
+         "reads the topic's config (3.0.2-3.8.1: `return false; // TODO`, sources jars)"),
+)
+
 
 @dataclass(frozen=True)
 class Era:
     name: str
-    version: Version | None          # None for kraft
+    version: Version                 # the release whose rows it follows (ZooKeeper or KRaft, see mode)
     mode: str                        # "zk" | "kraft"
     behaviour: Mapping[str, Any] = field(repr=False)
     # The hot fields, copied out of `behaviour` for the replay loop.
@@ -230,20 +242,23 @@ class Era:
         return previous in self.replica_valid_previous.get(target, ())
 
 
-def _behaviour_at(version: Version) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for row in BEHAVIOURS:
+def _behaviour_at(version: Version, mode: str) -> dict[str, Any]:
+    values: dict[str, Any] = dict(KRAFT_BEHAVIOUR) if mode == "kraft" else {}
+    for row in KRAFT_BEHAVIOURS if mode == "kraft" else BEHAVIOURS:
         if row.since <= version:
             values[row.key] = row.value
     return values
 
 
-def _make_era(name: str, version: Version | None) -> Era:
-    behaviour = dict(KRAFT_BEHAVIOUR) if version is None else _behaviour_at(version)
+def _make_era(name: str, release: str) -> Era:
+    """release: "2.4.1" (ZooKeeper mode) or "kraft-3.5.1" (KRaft)."""
+    mode = "kraft" if release.startswith("kraft-") else "zk"
+    version = parse_version(release.removeprefix("kraft-"))
+    behaviour = _behaviour_at(version, mode)
     return Era(
         name=name,
         version=version,
-        mode="kraft" if version is None else "zk",
+        mode=mode,
         behaviour=MappingProxyType(behaviour),
         partition_valid_previous=behaviour["partition_valid_previous"],
         replica_valid_previous=behaviour["replica_valid_previous"],
@@ -263,22 +278,25 @@ ERA_RELEASES: dict[str, str | None] = {
     "2.3": "2.3.1",        # Offline -> DeletionIneligible legal
     "2.4": "2.4.1",        # KIP-455/460 (2.4-3.1)
     "3.x": "3.9.0",        # leader recovery state (3.2-3.9, last ZK releases)
-    "kraft": None,
+    "kraft-3.0": "kraft-3.0.2",   # KRaft 2.8-3.8: unclean.leader.election.enable not read
+    "kraft": "kraft-3.9.0",       # KRaft 3.9 and 4.x
 }
 
-ERAS: dict[str, Era] = {
-    name: _make_era(name, None if rel is None else parse_version(rel)) for name, rel in ERA_RELEASES.items()
-}
+ERAS: dict[str, Era] = {name: _make_era(name, rel) for name, rel in ERA_RELEASES.items()}
 
 
 def resolve_era(name_or_version: str) -> Era:
-    """An era by name ("0.8.2", "kraft") or by any release string ("2.5.1")."""
+    """An era by name ("0.8.2", "kraft") or by any release string ("2.5.1", "kraft-3.5.1")."""
     key = name_or_version.strip().lower()
     if key in ERAS:
         return ERAS[key]
+    if key.startswith("kraft-"):
+        if parse_version(key.removeprefix("kraft-")) < KRAFT_FIRST:
+            raise ValueError(f"KRaft {name_or_version} predates KRaft (2.8.0)")
+        return _make_era(name_or_version.strip(), key)
     version = parse_version(key)
     if version < (0, 8, 0):
         raise ValueError(f"Kafka {name_or_version} predates the controller (0.8.0)")
     if version >= (4,):
         return ERAS["kraft"]  # 4.x has no ZooKeeper mode
-    return _make_era(name_or_version, version)
+    return _make_era(name_or_version, key)

@@ -314,6 +314,8 @@ class PartitionReplay:
         recorded decision read it when its line was written, so it is judged without `since`."""
         if self.era.unclean_gate == "always":
             return True
+        if self.era.unclean_gate == "admin_only":
+            return False   # KRaft 2.8-3.8 does not read the config: only an admin UNCLEAN election elects so
         if since is not None and self.unclean_changes and since.seq is not None:
             for seq, before in self.unclean_changes:
                 if seq > since.seq:
@@ -1119,10 +1121,12 @@ class PartitionReplay:
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             # KAFKA-19212: a reassignment can add the new preferred leader to the ISR in the same change.
             if not (record.isr is not None and leader in isr and len(isr) > 1):
+                admin_only = "; this release's controller does not read unclean.leader.election.enable (KRaft before " \
+                    "3.9): only an admin UNCLEAN election elects outside the ISR" if self.era.unclean_gate == "admin_only" else ""
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
                               self._unclean_severity(record.election_type == "UNCLEAN"),
-                              f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
-                              [self.last_decision] + self.unclean_logged)
+                              f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})"
+                              f"{admin_only}", [self.last_decision] + self.unclean_logged)
                 self.unclean_logged = []
                 # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
                 self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader

@@ -51,7 +51,7 @@ def build(specs) -> list[Event]:
 
 def replay(era: str, *specs) -> Result:
     events = build(specs)
-    rp = PartitionReplay("c", "t", 0, ERAS[era])
+    rp = PartitionReplay("c", "t", 0, resolve_era(era))
     rows, replica_rows, violations = [], [], []
     for event in events:
         rp.feed(event)
@@ -754,3 +754,31 @@ def test_kraft_4_1_unclean_lines_of_a_recovering_partition_are_not_elections():
                e("UncleanElectionLogged", leader=3, detail="leader: -1 -> 3"))
     assert [v.rule for v in r.violations] == ["UNCLEAN_LEADER_ELECTION"]
     assert len(r.violations[0].evidence) == 3   # the record, the one before it, and its own UNCLEAN line
+
+
+KRAFT_UNCLEAN = (*KRAFT_BASE[:1], e("PartitionChangeRecord", isr=[1], elr=[]), e("PartitionChangeRecord", isr=[1], leader=-1))
+
+
+@pytest.mark.parametrize("era, config, severity", [
+    ("kraft", "true", "info"),        # 3.9+: the topic's config allowed it
+    ("kraft", "false", "error"),
+    ("kraft", None, "warning"),
+    ("kraft-3.0", "true", "error"),   # 2.8-3.8 do not read the config: the controller never elects uncleanly itself
+    ("kraft-3.0", "false", "error"),
+    ("kraft-3.0", None, "error"),
+    ("kraft-3.8.1", "true", "error"),
+    ("kraft-3.9.0", "true", "info"),
+])
+def test_kraft_unclean_severity_follows_the_release(era, config, severity):
+    config_events = [] if config is None else [e("ConfigChange", topic="t", config_name=UNCLEAN, config_value=config)]
+    r = replay(era, *KRAFT_UNCLEAN[:1], *config_events, *KRAFT_UNCLEAN[1:],
+               e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING"))
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", severity, r.events[-1], r.events[-2])
+    assert ("does not read unclean.leader.election.enable" in v.detail) is (resolve_era(era).unclean_gate == "admin_only")
+
+
+@pytest.mark.parametrize("era", ["kraft", "kraft-3.0"])
+def test_kraft_admin_unclean_election_is_allowed_in_every_release(era):
+    r = replay(era, *KRAFT_UNCLEAN, e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING",
+                                      election_type="UNCLEAN"))
+    the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-2])

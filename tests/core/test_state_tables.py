@@ -60,7 +60,7 @@ REPLICA_2_3_PLUS = {
 # new era (or a moved boundary) has to be looked at here.
 ERA_SPANS = {
     "0.8.0": "0.8.0", "0.8.1": "0.8.1", "0.8.2": "0.8.2", "0.10": "0.10", "0.11": "0.11",
-    "1.1": "1.1", "2.1": "2.1", "2.3": "2.3", "2.4": "2.4", "3.x": "3.9", "kraft": None,
+    "1.1": "1.1", "2.1": "2.1", "2.3": "2.3", "2.4": "2.4", "3.x": "3.9", "kraft-3.0": None, "kraft": None,
 }
 
 
@@ -185,7 +185,26 @@ def test_4_x_resolves_to_kraft(release):
     era = resolve_era(release)
     assert era is ERAS["kraft"]
     assert era.mode == "kraft"
-    assert era.version is None
+
+
+def test_kraft_reads_the_unclean_config_from_3_9_0():
+    """KRaft 2.8-3.8 ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic: `return
+    false; // TODO` (sources jars 3.0.2, 3.3.2, 3.6.2, 3.8.1); 3.9.0 reads the topic config."""
+    assert ERAS["kraft-3.0"].unclean_gate == "admin_only"
+    assert resolve_era("kraft-3.8.1").unclean_gate == "admin_only"
+    assert resolve_era("kraft-3.9.0").unclean_gate == "topic_config"
+    assert ERAS["kraft"].unclean_gate == "topic_config"
+    assert resolve_era("kraft-3.5.1").mode == resolve_era("KRaft-4.1").mode == "kraft"
+    assert resolve_era("kraft-3.5.1").version == (3, 5, 1)
+    assert resolve_era("3.5.1").mode == "zk"    # a bare 3.x release is a ZooKeeper-mode cluster
+    others = {k: v for k, v in ERAS["kraft-3.0"].behaviour.items() if k != "unclean_gate"}
+    assert others == {k: v for k, v in ERAS["kraft"].behaviour.items() if k != "unclean_gate"}
+
+
+@pytest.mark.parametrize("release", ["kraft-2.7.0", "kraft-0.10"])
+def test_kraft_before_2_8_raises(release):
+    with pytest.raises(ValueError):
+        resolve_era(release)
 
 
 @pytest.mark.parametrize("release", ["0.7", "0.7.2", "not-a-version", ""])
@@ -196,7 +215,7 @@ def test_unsupported_release_raises(release):
 
 def test_parse_version():
     assert parse_version("0.10.2.2") == (0, 10, 2, 2)
-    assert parse_version("3.9") == (3, 9)
+    assert parse_version("3.9") == (3, 9, 0)
     assert parse_version(" 2.4.1 ") == (2, 4, 1)
     assert parse_version("0.8.2-beta") == (0, 8, 2)
 
@@ -229,3 +248,12 @@ def test_kraft_and_every_named_era_define_every_behaviour():
     assert set(KRAFT_BEHAVIOUR) == set(BEHAVIOUR_KEYS)
     for era in ERAS.values():
         assert set(era.behaviour) == set(BEHAVIOUR_KEYS)
+
+
+def test_a_two_part_release_is_its_x_0_release():
+    """`--kafka-version 3.2` and a Confluent banner's Kafka line ("7.2.x-ccs" ships 3.2) are 3.2.0:
+    the rows that start at 3.2.0 apply (as tuples (3, 2) sorted before (3, 2, 0))."""
+    assert parse_version("3.2") == parse_version("3.2.0") == (3, 2, 0)
+    assert resolve_era("3.2").leader_recovery is True
+    assert resolve_era("2.0").unclean_enable_reelects == "cluster"
+    assert resolve_era("kraft-3.9").unclean_gate == "topic_config"

@@ -118,9 +118,30 @@ def test_kraft_metadata_dump_is_audited(spark, tmp_path):
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(dump)], warehouse=warehouse, cluster="kraft-3.7"))
     assert summary.records_quarantined == 0
-    assert summary.eras["kraft-3.7"].startswith("detected: kraft")
+    # The dump's metadata.version (3.7-IV4, level 19) leaves 3.7-3.8 (config not read) and 3.9+ (read).
+    assert summary.eras["kraft-3.7"].startswith("detected: kraft from kafka-dump-log")
+    assert "metadata.version level 19 (3.7+)" in summary.eras["kraft-3.7"]
+    assert "pin with --kafka-version" in summary.eras["kraft-3.7"]
     v = table(spark, warehouse, "violations").select("rule", "topic", "partition").collect()
     assert [(r.rule, r.topic, r.partition) for r in v] == [("UNCLEAN_LEADER_ELECTION", "orders", 0)]
+
+
+def test_a_kraft_3_7_banner_replays_in_the_release_that_does_not_read_the_unclean_config(spark, tmp_path):
+    """KRaft 3.7's controller never elects outside the ISR on its own (the unclean config is read
+    from 3.9.0): the server.log banner picks that release, and the election is an error."""
+    cluster = tmp_path / "k37"
+    (cluster / "controller-1").mkdir(parents=True)
+    (cluster / "controller-1" / "00000000000000000000.log.txt").write_text(
+        (KRAFT / "3.7.0" / "00000000000000000000.log.txt").read_text())
+    (cluster / "controller-1" / "server.log").write_text(
+        "[2024-05-01 09:59:50,000] INFO Kafka version: 3.7.0 (org.apache.kafka.common.utils.AppInfoParser)\n")
+    warehouse = str(tmp_path / "wh")
+    summary = run(spark, AuditConfig(inputs=[str(cluster)], warehouse=warehouse, cluster="k37"))
+    assert summary.records_quarantined == 0
+    assert summary.eras["k37"].startswith("detected: kraft-3.7.0 from server.log banner")
+    (v,) = table(spark, warehouse, "violations").collect()
+    assert (v.rule, v.topic, v.partition, v.severity) == ("UNCLEAN_LEADER_ELECTION", "orders", 0, "error")
+    assert "does not read unclean.leader.election.enable" in v.detail
 
 
 def test_generated_kraft_dumps_audit_to_exactly_the_injected_faults(spark, tmp_path):
