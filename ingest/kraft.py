@@ -78,8 +78,15 @@ def _remove_topic_record(d: dict) -> list:
 
 
 def _register_broker_record(d: dict) -> list:
-    # `fenced` (default true; absent in 2.8) : a new incarnation is not live until unfenced.
-    return [_brokers("BrokerFailure" if d.get("fenced", True) else "BrokerStartup", d["brokerId"])]
+    # `fenced` (default true; absent in 2.8) : a new incarnation is not live until unfenced. A
+    # snapshot writes every registration as it stands (BrokerRegistration.toRecord), 3.3+ with
+    # `inControlledShutdown`: a live broker already shutting down.
+    broker = d["brokerId"]
+    if d.get("fenced", True):
+        return [_brokers("BrokerFailure", broker)]
+    if d.get("inControlledShutdown", False):
+        return [_brokers("BrokerStartup", broker), _brokers("ControlledShutdown", broker)]
+    return [_brokers("BrokerStartup", broker)]
 
 
 def _broker_registration_change_record(d: dict) -> list:
@@ -396,6 +403,26 @@ _PERIODIC = "PeriodicTaskControlManager.java"
 _HEARTBEAT = "BrokerHeartbeatManager.java"
 _PERF = "EventPerformanceMonitor.java"
 
+# ActivationRecordsGenerator (3.6.0..) builds its one line from these sentences, as they apply.
+_ACTIVATION_SENTENCES = (
+    r"Aborting partial bootstrap records transaction at offset \d+\. Re-appending \d+ bootstrap record\(s\) in new "
+    r"metadata transaction at metadata\.version \S+ from bootstrap source '.*?'\.",
+    r"The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) (?:in metadata transaction )?at "
+    r"metadata\.version \S+ from bootstrap source '.*?'\.",
+    r"Aborting in-progress metadata transaction at offset \d+\.",
+    r"No metadata\.version feature level record was found in the log\. Treating the log as version \S+\.",
+    r"Loaded ZK migration state of \w+\.",
+    r"This is expected because this is a de-novo KRaft cluster\.",
+    r"Putting the controller into pre-migration mode\. No metadata updates will be allowed until the ZK metadata has "
+    r"been migrated\.",
+    r"Setting the ZK migration state to NONE since this is a de-novo KRaft cluster\.",
+    r"Activating pre-migration controller without empty log\. There may be a partial migration\.",
+    r"Completing the ZK migration since this controller was configured with 'zookeeper\.metadata\.migration\.enable' "
+    r"set to 'false'\.",
+    r"Staying in ZK migration mode since 'zookeeper\.metadata\.migration\.enable' is still 'true'\.",
+    r"Ignoring 'zookeeper\.metadata\.migration\.enable' value of 'true' since the ZK migration has been completed\.",
+)
+
 REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.replayed_registration_change", f"{_CCM} replayRegistrationChange @3.6.0.. (4.3.1 real)", "3.6.0",
          None, "Replayed", r"Replayed (?:BrokerRegistrationChangeRecord|FenceBrokerRecord|UnfenceBrokerRecord) modifying the "
@@ -474,9 +501,11 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.created", f"{_QC} constructor @3.3.0..", "3.3.0", None, "Creating",
          r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?: ZK migration mode is enabled\.)?"
          r"(?: Eligible leader replicas enabled\.)?$", _nothing),
-    _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.6.0.. (WARN)", "3.6.0", None, "Performing",
-         r"Performing controller activation\.(?: The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) "
-         r"in metadata transaction at metadata\.version \S+ from bootstrap source '.*'\.)?$", _nothing),
+    _row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.6.0.. (WARN; the sentences it appends)", "3.6.0",
+         None, "Performing", r"Performing controller activation\.(?: (?:" + "|".join(_ACTIVATION_SENTENCES) + r"))*$", _nothing),
+    _row("kraft.controller.bootstrap_33", f"{_QC} generateActivationRecords @3.3.0..@3.5.2", "3.3.0", "3.5.2", "The",
+         r"The metadata log appears to be empty\. Appending \d+ bootstrap record\(s\) at metadata\.version \S+ from .+\.$",
+         _nothing),
     _row("kraft.controller.periodic_registering", f"{_PERIODIC} registerTask @4.0.0..", "4.0.0", None, "Registering",
          r"Registering periodic task \w+ to run every \d+ ms$", _nothing),
     _row("kraft.controller.periodic_activated", f"{_PERIODIC} activate @4.0.0..", "4.0.0", None, "Activated",
@@ -492,17 +521,38 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
 
 # EventHandlerExceptionInfo.failureMessage (3.6.0..): "<operation>: event failed with ...". The
 # first word is the operation, so each operation is a row of its own (a failed operation
-# changes nothing: its records, if any, were never committed). Operations met in real captures
-# and the periodic tasks every active controller registers; another operation's line is
-# quarantined until it is added here.
+# changes nothing: its records, if any, were never committed). Operations met in real captures,
+# the periodic tasks every active controller registers and the requests QuorumController
+# handles; another operation's line is quarantined until it is added here.
 _FAILED_OPERATIONS = ("writeNoOpRecord", "maybeFenceStaleBroker", "electUnclean", "electPreferred", "expireDelegationTokens",
                       "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition")
+# QuorumController 2.8.2-3.5.2: the write and read events' names (appendWriteEvent / appendReadEvent)
+# and its periodic ones.
+_OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", "alterPartitionReassignments",
+                  "alterUserScramCredentials", "createAcls", "createPartitions", "createTopics", "deleteAcls", "deleteTopics",
+                  "describeConfigs", "electLeaders", "findAllTopicIds", "findTopicIds", "findTopicNames",
+                  "getFinalizedFeatures", "incrementalAlterConfigs", "legacyAlterConfigs", "listPartitionReassignments",
+                  "processBrokerHeartbeat", "registerBroker", "unregisterBroker", "updateFeatures", "maybeFenceReplicas",
+                  "maybeBalancePartitionLeaders", "writeNoOpRecord", "generateSnapshot", "alterIsr")
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
-         f"{op}:", rf"{op}: event failed with (?:\w+|NotLeaderException \(treated as NotControllerException\) at epoch \d+)"
-         r" in \d+ microseconds\.(?: Renouncing leadership and reverting to the last committed offset \d+\.)?"
-         r"(?: Exception message: .*)?$", _nothing)
-    for op in _FAILED_OPERATIONS)
+         f"{op}:", rf"{op}: event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
+         r"(?: at epoch \d+)?(?: in \d+ microseconds)?(?:\. Renouncing leadership and reverting to the last committed offset "
+         r"\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", _nothing)
+    for op in sorted(set(_FAILED_OPERATIONS + _OPERATIONS_28))) + tuple(
+    # 2.8-3.5 QuorumController.handleEventException, each form one alternative (the row's range is
+    # their hull): INFO "failed with E in N us" (3.5 adds ". Reason: m"); ERROR 3.2-3.5 "unable to
+    # start processing because of E." (3.5 adds the reason); WARN "failed with unknown server
+    # exception E ..." (2.8-3.2 "Reverting to last committed offset N", 3.3-3.5 "Renouncing
+    # leadership ..." or "... already in standby mode"; a stack trace follows on the next lines).
+    _row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
+         f"{op}:", rf"{op}: (?:failed with \w+ in \d+ us(?:\. Reason: .*)?|unable to start processing because of \w+\."
+         r"(?: Reason: .*)?|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
+         r"and reverting to the last committed offset|Reverting to last committed offset) \d+|in \d+ us\.  The controller "
+         r"is already in standby mode)\.)$", _nothing)
+    for op in _OPERATIONS_28) + (
+    _row("kraft.controller.unable_to_start_28", f"{_QC} handleEventException @2.8.2..@3.1.2 (INFO)", "2.8.0", "3.1.2",
+         "unable", r"unable to start processing \w+ because of \w+\.$", _nothing),)
 
 # KRaft brokers' state-change.log: ReplicaManager.applyDelta (3.0.0..) applying a metadata
 # image to the local replicas. The decisions are the PARTITION_RECORD / PARTITION_CHANGE_RECORD

@@ -193,6 +193,14 @@ PAYLOADS = [
     ("3.7.0", "REGISTER_BROKER_RECORD", '{"brokerId":4,"isMigratingZkBroker":false,"incarnationId":"RXRJu7cnScKRZOnWQGs86g",'
      '"brokerEpoch":40,"endPoints":[],"features":[],"rack":null,"fenced":false,"inControlledShutdown":false}',
      [broker("BrokerStartup", 4, 40, 1710774020000)]),
+    # a snapshot's registration of a broker in controlled shutdown (BrokerRegistration.toRecord @3.3.2)
+    ("3.3.2 (snapshot)", "REGISTER_BROKER_RECORD", '{"brokerId":4,"isMigratingZkBroker":false,"incarnationId":'
+     '"RXRJu7cnScKRZOnWQGs86g","brokerEpoch":40,"endPoints":[],"features":[],"rack":null,"fenced":false,'
+     '"inControlledShutdown":true}',
+     [broker("BrokerStartup", 4, 40, 1710774020000), broker("ControlledShutdown", 4, 40, 1710774020000)]),
+    ("3.3.2 (snapshot, fenced)", "REGISTER_BROKER_RECORD", '{"brokerId":4,"isMigratingZkBroker":false,"incarnationId":'
+     '"RXRJu7cnScKRZOnWQGs86g","brokerEpoch":40,"endPoints":[],"features":[],"rack":null,"fenced":true,'
+     '"inControlledShutdown":true}', [broker("BrokerFailure", 4, 40, 1710774020000)]),
     ("3.0.0", "UNREGISTER_BROKER_RECORD", '{"brokerId":3,"brokerEpoch":5}', [broker("BrokerFailure", 3, 40, 1710774020000)]),
     ("3.7.0 (broker default)", "CONFIG_RECORD", '{"resourceType":4,"resourceName":"","name":"unclean.leader.election.enable","value":"true"}',
      [unclean_config(None, "true", 40, 1710774020000)]),
@@ -426,6 +434,30 @@ CONTROLLER_LINES = [
     ("3.9.1", "[QuorumController id=101] Replayed RegisterControllerRecord contaning ControllerRegistration(id=101, "
      "incarnationId=jmP66AyxTxe21pJmXAao9g, zkMigrationReady=false, listeners=[], supportedFeatures={}).", []),
     ("3.9.2", "[QuorumController id=101] Fencing broker 3 because its session has timed out.", []),
+    # Controller activation and event failures (QuorumController, ActivationRecordsGenerator,
+    # EventHandlerExceptionInfo of the release named)
+    ("3.5.2", "[QuorumController id=101] The metadata log appears to be empty. Appending 5 bootstrap record(s) at "
+     "metadata.version 3.5-IV2 from the binary bootstrap metadata file: /var/lib/kafka/bootstrap.checkpoint.", []),
+    ("3.6.2", "[QuorumController id=101] Performing controller activation. The metadata log appears to be empty. Appending 6 "
+     "bootstrap record(s) in metadata transaction at metadata.version 3.6-IV1 from bootstrap source 'the binary bootstrap "
+     "metadata file: /tmp/b.checkpoint'. Setting the ZK migration state to NONE since this is a de-novo KRaft cluster.", []),
+    ("3.9.1", "[QuorumController id=101] Performing controller activation. Aborting in-progress metadata transaction at offset "
+     "42. Loaded ZK migration state of NONE. This is expected because this is a de-novo KRaft cluster.", []),
+    ("3.0.2", "[Controller 100] unable to start processing createTopics because of NotControllerException.", []),
+    ("3.0.2", "[Controller 100] alterIsr: failed with unknown server exception NullPointerException at epoch 2 in 80 us.  "
+     "Reverting to last committed offset 17.", []),
+    ("3.3.2", "[Controller 100] createTopics: failed with TopicExistsException in 312 us", []),
+    ("3.3.2", "[Controller 100] writeNoOpRecord: failed with unknown server exception RuntimeException at epoch 4 in 1234 "
+     "us.  Renouncing leadership and reverting to the last committed offset 99.", []),
+    ("3.4.1", "[Controller 100] alterPartition: unable to start processing because of NotControllerException.", []),
+    ("3.5.2", "[QuorumController id=101] createTopics: failed with TopicExistsException in 312 us. Reason: Topic 'orders' "
+     "already exists.", []),
+    ("3.5.2", "[QuorumController id=101] registerBroker: failed with unknown server exception RuntimeException in 55 us.  "
+     "The controller is already in standby mode.", []),
+    ("3.6.2", "[QuorumController id=101] electLeaders: event unable to start processing because of NotControllerException.",
+     []),
+    ("3.6.2", "[QuorumController id=101] alterPartition: event failed with RuntimeException at epoch 5 in 77 microseconds. "
+     "Renouncing leadership and reverting to the last committed offset 301.", []),
     ("3.3.2", "[Controller 100] Registered new broker: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, "
      "incarnationId=P3UFsWoNR-erL9PK98YLsA, brokerEpoch=3, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='broker-1', "
      "port=9092, securityProtocol=0)], features=[], rack=null, fenced=true, inControlledShutdown=false)", []),
@@ -524,7 +556,12 @@ CONTROLLER_LINES = [
     # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
     ("4.3.1 (real)", f"[QuorumController id=2] {op}: event failed with NotControllerException in 371 microseconds. "
      "Exception message: The active controller appears to be node 1.", [])
-    for op in kraft._FAILED_OPERATIONS
+    for op in sorted(set(kraft._FAILED_OPERATIONS + kraft._OPERATIONS_28))
+] + [
+    # every 2.8-3.5 operation row, in the 3.5.2 wording of a request a standby controller refused
+    ("3.5.2", f"[QuorumController id=2] {op}: failed with NotControllerException in 37 us. Reason: The active controller "
+     "appears to be node 1", [])
+    for op in kraft._OPERATIONS_28
 ] + [
     # KRaft brokers' state-change.log (ReplicaManager.applyDelta)
     ("4.3.1 (real)", "[Broker id=1] Transitioning 1 partition(s) to local leaders.", []),
@@ -555,6 +592,8 @@ CONTROLLER_NEAR_MISSES = [
     ("4.3.1", "[QuorumController id=1] enterControlledShutdown[x]: changing 5 partition(s)"),
     ("4.3.1", "[QuorumController id=1] someOtherOperation: event failed with NotControllerException in 3 microseconds."),
     ("4.3.1", "[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0"),
+    ("3.5.2", "[QuorumController id=101] createTopics: failed with TopicExistsException in"),
+    ("3.6.2", "[QuorumController id=101] Performing controller activation. Something else happened."),
 ]
 
 
