@@ -130,6 +130,12 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
     _row("reassign_requires_isr", "0.8.1", True, "0.8.1.1 PartitionLeaderSelector.scala"),
     _row("reassign_assignment_order", "0.8.0", "scala_set", "0.8.2.2 KafkaController.scala (RAR ++ AR).toSet"),
     _row("reassign_assignment_order", "2.4.0", "target_first", "2.4.1 KafkaController.scala, KIP-455"),
+    # While the new replicas catch up: 0.8.0 only starts them (NewReplica); 0.8.1 also writes AR = RAR + OAR
+    # and bumps the leader epoch, and bumps it again at completion when the leader stays.
+    _row("reassign_in_flight", "0.8.0", "start_new_replicas", "0.8.0 KafkaController.scala onPartitionReassignment, "
+         "startNewReplicasForReassignedPartition, moveReassignedPartitionLeaderIfRequired"),
+    _row("reassign_in_flight", "0.8.1", "write_assignment_and_bump_epoch", "0.8.1.1 KafkaController.scala "
+         "updateAssignedReplicasForPartition(RAR ++ OAR), updateLeaderEpochAndSendRequest (era audit, binaries)"),
     # Preferred election when the preferred replica already leads (s9 #8).
     _row("preferred_already_leader", "0.8.0", "not_needed", "0.8.2.2 PartitionLeaderSelector.scala LeaderElectionNotNeededException"),
     _row("preferred_already_leader", "1.1.0", "reelect", "1.1.1 KafkaController.scala PreferredReplicaLeaderElection.process"),
@@ -184,6 +190,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "controlled_shutdown_receivers_include_shutting_down": True,
     "reassign_requires_isr": True,
     "reassign_assignment_order": "target_first",
+    "reassign_in_flight": "write_assignment_and_bump_epoch",   # (unused: KRaft records say what changed)
     "preferred_already_leader": "not_needed",
     "last_isr_member": "keep",
     "offline_replica_without_leadership": "set_offline",

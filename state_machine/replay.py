@@ -712,13 +712,15 @@ class PartitionReplay:
             return
         # While a reassignment completes, Kafka sends LeaderAndIsr with the target replicas and
         # an ISR that still holds the replicas being removed (KafkaController step B3; B4 then
-        # removes them): outside the record's replicas but inside the controller's AR.
-        in_flight = self.replicas if self.reassignment_target is not None else ()
+        # removes them): outside the record's replicas but inside the controller's AR. In 0.8.0
+        # the new replicas join the ISR, and one may be elected, while AR is still the old one.
+        target = self.reassignment_target or ()
+        in_flight = self.replicas + target if self.reassignment_target is not None else ()
         outside = [r for r in isr if r not in replicas and r not in in_flight]
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
                           f"ISR {list(isr)} has {outside} outside the assigned replicas {list(replicas)}", ())
-        if leader >= 0 and leader not in replicas and leader in isr:
+        if leader >= 0 and leader not in replicas and leader in isr and leader not in target:
             self._violate("LEADER_NOT_IN_REPLICAS", record, None,
                           f"leader {leader} is not an assigned replica {list(replicas)}", ())
 
@@ -1279,6 +1281,10 @@ class ControllerOperations:
         if all(r in rp.isr for r in target):
             rp._check_reassignment(event, rp.isr)
             return
+        if rp.era.reassign_in_flight == "start_new_replicas":
+            # 0.8.0: AR stays as it was until completion; the new replicas are only started.
+            rp.pending.extend(Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in target if r not in original)
+            return
         if rp.era.reassign_assignment_order == "target_first":
             in_flight = target + tuple(r for r in original if r not in target)
         else:
@@ -1297,7 +1303,7 @@ class ControllerOperations:
         steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=cause) for r in target]
         if rp.leader not in target or rp.leader not in rp.live:
             steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.reassign, cause=cause))
-        else:
+        elif rp.era.reassign_in_flight != "start_new_replicas":   # 0.8.0 leaves a kept leader's epoch alone
             steps.append(Step(OP_EPOCH_BUMP, cause=cause))
         for r in removed:
             steps.append(Step(OP_REPLICA, R.OfflineReplica, r, cause=cause))

@@ -204,3 +204,35 @@ def test_replica_states(example):
         assert by_replica[r] == ["NewReplica", "OnlineReplica"]
     assert all(row.inferred for row in h.replica_rows)
     assert set(h.rp.replica_states) == set(RAR)   # 1, 2, 3 NonExistent: removed
+
+
+def test_0_8_0_starts_the_new_replicas_without_writing_the_assignment_or_bumping_the_epoch():
+    """0.8.0 KafkaController.onPartitionReassignment (sources jar): while RAR catches up it only
+    moves the new replicas to NewReplica (startNewReplicasForReassignedPartition); AR stays OAR and
+    the leader epoch is not bumped, so the leader's ISR holds replicas outside AR. At completion it
+    elects from RAR, removes the old replicas from the ISR, and only then writes AR = RAR."""
+    h = History("0.8.0")
+    h.feed("ControllerFailover", controller_id=1, controller_epoch=1, brokers=[1, 2, 3, 4, 5, 6])
+    h.feed("TopicCreation", replicas=list(OAR))
+    h.feed("ReassignmentStart", replicas=list(RAR))
+    for isr in ([1, 2, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6]):
+        h.feed("IsrChange", leader=1, leader_epoch=0, isr=isr)   # written at the creation's epoch
+        assert h.rp.replicas == OAR
+    h.finish()
+    assert h.violations == []
+    assert (h.rp.state, h.rp.replicas, h.rp.leader, h.rp.isr) == (P.OnlinePartition, RAR, 4, RAR)
+    assert h.rp.leader_epoch == 4          # the reassign election, then one ISR removal per old replica
+    assert {r.replica: r.replica_state for r in h.replica_rows if r.replica in OAR} == \
+        {r: "NonExistentReplica" for r in OAR}   # Offline -> NonExistent directly
+    # No bump before completion: the reassign election is the first epoch after the creation's.
+    assert [(r.leader, r.leader_epoch) for r in h.rows if r.election == "reassign"] == [(4, 1)]
+
+
+def test_an_isr_member_outside_both_assignments_is_reported_in_0_8_0():
+    h = History("0.8.0")
+    h.feed("ControllerFailover", controller_id=1, controller_epoch=1, brokers=[1, 2, 3, 4, 5, 6, 7])
+    h.feed("TopicCreation", replicas=list(OAR))
+    h.feed("ReassignmentStart", replicas=list(RAR))
+    h.feed("IsrChange", leader=1, leader_epoch=0, isr=[1, 2, 3, 4, 7])
+    h.finish()
+    assert [v.rule for v in h.violations] == ["ISR_NOT_SUBSET_OF_REPLICAS"]
