@@ -571,6 +571,21 @@ BROKER_PATTERNS: tuple[MessagePattern, ...] = (
          r"Stopped fetchers as part of become-follower for \d+ partitions$", _nothing),
     _row("kraft.broker.started_fetchers", _RM_DELTA, "3.0.0", None, "Started",
          r"Started fetchers as part of become-follower for \d+ partitions$", _nothing),
+    # The other applyDelta lines (kafka_2.13 sources jars 3.0.0-4.3.1): the record they follow is in the dump.
+    # Its "Skipped the become-leader/-follower state change ..." lines are ZooKeeper's row sc.broker.skipped.
+    _row("kraft.broker.stopped_fetchers_shutdown", "ReplicaManager.scala applyDelta @3.3.0..", "3.3.0", None, "Stopped",
+         r"Stopped fetchers as part of controlled shutdown for \d+ partitions$", _nothing),
+    _row("kraft.broker.fetch_shutting_down", "ReplicaManager.scala applyLocalFollowersDelta TRACE @3.0.0..@3.3.1", "3.0.0",
+         "3.3.1", "Unable", r"Unable to start fetching \S+-\d+ with topic ID \S+ because the replica manager is shutting "
+         r"down\.$", _nothing),
+    _row("kraft.broker.fetch_leader_dead", "ReplicaManager.scala applyLocalFollowersDelta TRACE @3.0.0.. (3.3+: the "
+         "leader as an Option)", "3.0.0", None, "Unable", r"Unable to start fetching \S+-\d+ with topic ID \S+ from leader "
+         r"(?:-?\d+|Some\(\d+\)|None) because it is not alive\.$", _nothing),
+    _row("kraft.broker.fetch_error", "ReplicaManager.scala applyLocalFollowersDelta ERROR @3.0.0..", "3.0.0", None, "Unable",
+         r"Unable to start fetching \S+-\d+ with topic ID \S+ due to (?:a storage error .*|\w+)$", _nothing),
+    _row("kraft.broker.delete_error", "ReplicaManager.scala applyDelta ERROR @3.0.0.. (stray: @3.0.0..@3.6.2)", "3.0.0", None,
+         "Unable", r"Unable to delete (?:stray )?replica \S+-\d+ because (?:the local replica for the partition is in an "
+         r"offline log directory.*|we got an unexpected \S+ exception: .*)$", _nothing),
 )
 
 PATTERNS: tuple[MessagePattern, ...] = (DUMP_PATTERNS + CONTROLLER_PATTERNS + REPLAY_COPY_PATTERNS + EVENT_FAILED_PATTERNS

@@ -572,6 +572,20 @@ CONTROLLER_LINES = [
     ("4.3.1 (real)", "[Broker id=1] Deleting 1 partition(s).", []),
     ("4.3.1 (real)", "[Broker id=1] Stopped fetchers as part of become-follower for 2 partitions", []),
     ("4.3.1 (real)", "[Broker id=1] Started fetchers as part of become-follower for 2 partitions", []),
+    # the other ReplicaManager.applyDelta lines, from the kafka_2.13 sources jar of the release named
+    ("3.3.2", "[Broker id=1] Stopped fetchers as part of controlled shutdown for 3 partitions", []),
+    ("3.3.1", f"[Broker id=1] Unable to start fetching orders-0 with topic ID {TID} because the replica manager is shutting "
+     "down.", []),
+    ("3.0.2", f"[Broker id=1] Unable to start fetching orders-0 with topic ID {TID} from leader 2 because it is not alive.",
+     []),
+    ("3.9.1", f"[Broker id=1] Unable to start fetching orders-0 with topic ID {TID} from leader Some(2) because it is not "
+     "alive.", []),
+    ("3.9.1", f"[Broker id=1] Unable to start fetching orders-0 with topic ID {TID} due to a storage error Disk error", []),
+    ("3.0.2", f"[Broker id=1] Unable to start fetching orders-0 with topic ID {TID} due to NullPointerException", []),
+    ("3.6.2", "[Broker id=1] Unable to delete stray replica orders-0 because the local replica for the partition is in an "
+     "offline log directory: Disk error.", []),
+    ("4.3.1", "[Broker id=1] Unable to delete replica orders-0 because we got an unexpected java.io.IOException exception: "
+     "No space left on device", []),
 ]
 
 
