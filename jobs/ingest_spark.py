@@ -403,10 +403,17 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
     # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.
     plain = (F.col("kind") == "quarantine") | ((F.col("kind") == "event") & F.coalesce("canonical", F.lit(False)))
+    fact = F.get_json_object("fact", "$.fact")
+    # One pass for the accounting and the era evidence: grouped by both's keys, summed here.
+    tally = (rows.groupBy("file", "kind", (~plain).alias("logged"), "cluster", "v_first", "v_last",
+                          (F.col("file_rank") == 3).alias("dump"),
+                          F.col("pattern").startswith(CONTROLLER_ROW_PREFIX).alias("kraft_controller"),
+                          F.get_json_object("fact", "$.version").alias("version"),
+                          F.when(fact == "metadata_version", F.get_json_object("fact", "$.level").cast("int")).alias("level"))
+             .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
+             .collect())
     from_logs = 0
-    for r in (rows.groupBy("file", "kind", (~plain).alias("logged"))
-              .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
-              .collect()):
+    for r in tally:
         from_logs += r["matched"] + (r["rows"] if r["logged"] else 0)
         info = files.setdefault(r["file"], {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})
         if r["kind"] == "quarantine":
@@ -415,7 +422,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
             info["recognized"] += r["lines"]
         if r["kind"] == "event":
             info["events"] += r["rows"]
-    evidence = _era_evidence(rows) if from_logs else {}
+    evidence = _era_evidence(tally) if from_logs else {}
     for file, info in files.items():
         info["cluster"] = clusters.get(file, default_cluster)
 
@@ -431,7 +438,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     dup_counts = 0
     parts = [canonical.select(cast)]
     if from_logs:
-        logged_events, dup_counts = _log_events(spark, events, rows, cached)
+        # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
+        # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
+        kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
+        logged_events, dup_counts = _log_events(spark, events, rows, cached, kraft)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
@@ -443,10 +453,25 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
-                cached: list[DataFrame]) -> tuple[DataFrame, int]:
+                cached: list[DataFrame], kraft: bool) -> tuple[DataFrame, int]:
     """The events parsed from logs, in recorded order with their seq, and how many
     duplicate metadata records were dropped. Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
+    dup_counts = 0
+    if kraft:
+        logged, dup_counts = _kraft_events(logged, rows)
+    # Only what the events and their order need goes through the sort (not the parse's other columns).
+    logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
+    cached.append(logged)
+    ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
+    numbered = _number_within_cluster(spark, ordered, cached)
+    logged.unpersist()   # the numbered, sorted rows are kept now
+    return numbered, dup_counts
+
+
+def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int]:
+    """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
+    metadata record, the Raft epochs' ControllerFailovers; and how many copies were dropped."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -464,14 +489,8 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
     deduped = _first_in_order(from_log, ["cluster", "source_offset", "event_type"])
     logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped).unionByName(
         _raft_failovers(facts), allowMissingColumns=True)
-    # Only what the events and their order need goes through the sort (not the parse's other columns).
-    logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
-    cached.append(logged)
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
-    ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
-    numbered = _number_within_cluster(spark, ordered, cached)
-    logged.unpersist()   # the numbered, sorted rows are kept now
-    return numbered, int(dup_counts)
+    return logged, int(dup_counts)
 
 
 def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:
@@ -528,22 +547,18 @@ def _raft_failovers(facts: DataFrame) -> DataFrame:
         F.col("m.file_rank").alias("file_rank"), F.lit(-1).alias("sub"), F.lit(None).cast("int").alias("recording_broker"))
 
 
-def _era_evidence(rows: DataFrame) -> dict[str, dict]:
+def _era_evidence(tally: list) -> dict[str, dict]:
     """cluster -> {"ranges": [(first, last, n)], "versions": [...], "kraft": bool,
     "kraft_ranges": [(first, last, n)] (the KRaft controller's own lines), "levels": [metadata.version
-    levels]} (small)."""
+    levels]}, from the tally's rows that matched a catalogue row (small)."""
     out: dict[str, dict] = {}
-    fact = F.get_json_object("fact", "$.fact")
-    for r in (rows.where(F.col("pattern").isNotNull())
-              .groupBy("cluster", "v_first", "v_last", (F.col("file_rank") == 3).alias("dump"),
-                       F.col("pattern").startswith(CONTROLLER_ROW_PREFIX).alias("kraft_controller"),
-                       F.get_json_object("fact", "$.version").alias("version"),
-                       F.when(fact == "metadata_version", F.get_json_object("fact", "$.level").cast("int")).alias("level"))
-              .agg(F.count("*").alias("n")).collect()):
+    for r in tally:
+        if r["v_first"] is None:   # no catalogue row: a canonical event or a quarantined line
+            continue
         ev = out.setdefault(r["cluster"], {"ranges": [], "versions": [], "kraft": False, "kraft_ranges": [], "levels": []})
-        ev["ranges"].append((r["v_first"], r["v_last"], r["n"]))
+        ev["ranges"].append((r["v_first"], r["v_last"], r["matched"]))
         if r["kraft_controller"]:
-            ev["kraft_ranges"].append((r["v_first"], r["v_last"], r["n"]))
+            ev["kraft_ranges"].append((r["v_first"], r["v_last"], r["matched"]))
         if r["version"]:
             ev["versions"].append(r["version"])
         if r["level"] is not None:
