@@ -274,7 +274,7 @@ def _make_era(name: str, release: str) -> Era:
 
 # Named eras: one representative release per span of identical behaviour that the
 # tests, the generator and `--kafka-version` use. Spans follow section 9's rows.
-ERA_RELEASES: dict[str, str | None] = {
+ERA_RELEASES: dict[str, str] = {
     "0.8.0": "0.8.0",      # wiki tables, 4 replica states
     "0.8.1": "0.8.1.1",    # seed 000 code: ISR-order offline election, unclean always
     "0.8.2": "0.8.2.2",    # 0.8.2-0.9.x: AR-order offline election, per-topic unclean

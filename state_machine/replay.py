@@ -133,6 +133,10 @@ def _retry_election(cause: Event) -> "Step":
 
 _last_retry: tuple = (None, None)
 
+# Said of an unclean election by a controller that never elects so on its own (unclean_gate admin_only).
+_ADMIN_ONLY_NOTE = ("; this release's controller does not read unclean.leader.election.enable (KRaft before 3.9): "
+                    "only an admin UNCLEAN election elects outside the ISR")
+
 OP_PARTITION = "partition"
 OP_REPLICA = "replica"
 OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
@@ -1123,12 +1127,11 @@ class PartitionReplay:
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             # KAFKA-19212: a reassignment can add the new preferred leader to the ISR in the same change.
             if not (record.isr is not None and leader in isr and len(isr) > 1):
-                admin_only = "; this release's controller does not read unclean.leader.election.enable (KRaft before " \
-                    "3.9): only an admin UNCLEAN election elects outside the ISR" if self.era.unclean_gate == "admin_only" else ""
+                note = _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else ""
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
                               self._unclean_severity(record.election_type == "UNCLEAN"),
                               f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})"
-                              f"{admin_only}", [self.last_decision] + self.unclean_logged)
+                              f"{note}", [self.last_decision] + self.unclean_logged)
                 self.unclean_logged = []
                 # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
                 self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
