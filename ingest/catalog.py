@@ -84,12 +84,16 @@ def keyword_of(body: str) -> str:
     and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
     controller": rows are keyed by the format's first word), and so is an id in brackets ending
     the first word ("enterControlledShutdown[%d]: changing ..."); a TopicPartition is "%tp"
-    ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ...")."""
+    ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ..."); the
+    0.8-1.0 controller's request threads, whose log ident is their name with both ids
+    ("[Controller-1-to-broker-2-send-thread], ..."), "[send-thread]"."""
     keyword = body.split(" ", 1)[0].lower()
     if keyword.isdigit():
         return "%d"
     if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
         return _BRACKETED_ID.sub("[%d]", keyword)
+    if keyword.endswith(("-send-thread]:", "-send-thread],")):
+        return "[send-thread]"
     if keyword[-1:].isdigit():   # the digit test first: this runs per line
         if _TOPIC_PARTITION.fullmatch(keyword):
             return "%tp"

@@ -570,6 +570,14 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "1.1.0", None, "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed"
          r"|Controller \d+ connected to .* for sending state change requests)$"),
+    # 0.8-1.0: the thread's log ident is its name ("[%s], " to 0.10, "[%s]: " from 0.11; 1.0 may
+    # put a thread-name prefix before it).
+    _row("ctl.thread.request.0_8", "ControllerChannelManager.scala RequestSendThread, ShutdownableThread logIdent "
+         "@0.8.0..@1.0.2", "0.8.0", "1.0.2", "[send-thread]",
+         r"\[(?:\S+:)?Controller-\d+-to-broker-\d+-send-thread\][:,] (?:Starting|Stopped|Shutting down|Shutdown completed"
+         r"|Controller \d+ connected to .* for sending state change requests|Controller \d+'s connection to broker .* was "
+         r"unsuccessful|Controller \d+ epoch \d+ fails to send request .* to broker .*\. Reconnecting to broker\."
+         r"|Controller \d+ fails to send a request to broker .*) ?$"),
     _row("ctl.thread.events", "ControllerEventManager.scala ControllerEventThread @1.1..@3.9", "1.1.0", None,
          "[controllereventthread",
          r"\[ControllerEventThread controllerId=\d+\] (?:Starting|Stopped|Shutting down|Shutdown completed)$"),

@@ -349,6 +349,17 @@ QUIET = [
     ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] Controller 2 fails to send a request to broker 127.0.0.1:41453 "
                    "(id: 3 rack: null)"),
+    # 0.8-1.0: the request thread's log ident is its name (ShutdownableThread, ControllerChannelManager)
+    ("0.8.2.2", "[Controller-1-to-broker-2-send-thread], Starting "),
+    ("0.8.2.2", "[Controller-1-to-broker-2-send-thread], Controller 1 connected to id:2,host:broker-2,port:9092 for "
+                "sending state change requests"),
+    ("0.10.2.2", "[Controller-1-to-broker-2-send-thread], Controller 1 epoch 3 fails to send request {controller_id=1,"
+                 "controller_epoch=3,partition_states=[]} to broker broker-2:9092 (id: 2 rack: null). Reconnecting to broker."),
+    ("0.11.0.3", "[Controller-1-to-broker-2-send-thread]: Controller 1's connection to broker broker-2:9092 (id: 2 rack: null) "
+                 "was unsuccessful"),
+    ("1.0.2", "[Controller-1-to-broker-2-send-thread]: Shutting down"),
+    ("1.0.2", "[Controller-1-to-broker-2-send-thread]: Shutdown completed"),
+    ("1.0.2", "[Controller-1-to-broker-2-send-thread]: Stopped"),
 ]
 QUIET_SERVER = [
     ("0.8.2.2", "New leader is 2"),
@@ -400,6 +411,8 @@ def test_understood_without_event(release, message):
 
 # Near-miss garbage: truncated lines and wrong tokens are not understood ------------------------
 GARBAGE = [
+    "[Controller-1-to-broker-2-send-thread]: Controller 1 connected to",
+    "[Controller-x-to-broker-2-send-thread]: Starting",
     "[Controller id=1] Ready to serve as the new controller with epoch",
     "[Controller id=1] Ready to serve as the new controller with epoch x",
     "[Controller 1]: Broker one is ready to serve as the new controller with epoch 5",
