@@ -80,9 +80,11 @@ def _text(v) -> str:
     return ".".join(map(str, v))
 
 
-def _banner_choice(versions: Iterable[str], prefix: str = "") -> EraChoice | None:
+def _banner_choice(versions: Iterable[str], prefix: str = "", since: tuple | None = None) -> EraChoice | None:
+    """The era a server.log banner names; banners of releases before `since` are not evidence."""
     releases = {v: apache_release(v) for v in set(versions)}
-    banners = sorted((v for v, r in releases.items() if r is not None), key=lambda v: parse_version(releases[v]))
+    banners = sorted((v for v, r in releases.items() if r is not None and (since is None or parse_version(r) >= since)),
+                     key=lambda v: parse_version(releases[v]))
     if not banners:
         return None
     named = [v if releases[v] == v else f"{v} (Confluent Platform: Apache Kafka {releases[v]})" for v in banners]
@@ -110,8 +112,7 @@ def choose_kraft_era(controller_ranges: Iterable[tuple[str | None, str | None, i
     the release, else "kraft" (the newest KRaft behaviour), said to be ambiguous when the
     releases the evidence leaves differ in behaviour."""
     # A banner older than KRaft is another cluster's server.log under the same name: not evidence.
-    kraft_banners = [v for v in versions if (r := apache_release(v)) is not None and parse_version(r) >= KRAFT_FIRST]
-    banner = _banner_choice(kraft_banners, "kraft-")
+    banner = _banner_choice(versions, "kraft-", KRAFT_FIRST)
     if banner is not None:
         return banner
     lo, hi = _intersect(controller_ranges, None)

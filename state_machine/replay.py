@@ -1091,23 +1091,23 @@ class PartitionReplay:
         prev_leader, prev_isr, prev_elr = self.leader, self.isr, self.elr
         if record.elr is not None:
             self.elr = tuple(record.elr)
-        if leader_present:
-            leader = record.leader
-            self.elected_from_elr = leader >= 0 and leader != prev_leader and leader not in prev_isr and leader in prev_elr
+        leader = record.leader if leader_present else prev_leader
+        elected = leader_present and leader >= 0 and leader != prev_leader
+        if elected:
+            self.elected_from_elr = leader not in prev_isr and leader in prev_elr
             if self.elected_from_elr:
                 # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
                 # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
                 self.unclean_logged = [x for x in self.unclean_logged if x.leader != leader]
-                if leader not in isr:
-                    self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
-            elif leader >= 0 and leader != prev_leader:
-                self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
-            elif leader >= 0 and leader not in isr:
-                self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        elif leader_present:
+            self.elected_from_elr = False
+        if elected and not self.elected_from_elr:
+            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
+        elif leader >= 0 and leader not in isr:
+            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        if leader_present:
             self.leader = leader
             self.leader_epoch += 1
-        elif self.leader >= 0 and self.leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {self.leader} is not in its ISR {list(isr)}", ())
         self._check_membership(record._replace(replicas=replicas), self.leader, isr)
         self.replicas, self.isr = replicas, isr
         self.zk_version += 1
@@ -1118,8 +1118,8 @@ class PartitionReplay:
         # The metadata log is complete, so the carried leader epoch is a recorded one.
         self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
         election = None
-        if leader_present and self.leader >= 0 and self.leader != prev_leader:
-            unclean = self.leader not in prev_isr and not self.elected_from_elr
+        if elected:
+            unclean = leader not in prev_isr and not self.elected_from_elr
             election = ElectionKind.unclean if unclean else (self._guess_kind(record, prev_leader) or ElectionKind.offline)
         self._emit(record, election, False)
 
