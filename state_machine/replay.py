@@ -651,7 +651,7 @@ class PartitionReplay:
             self.last_unclean_leader = leader
             self.unclean_logged = []
         elif isr_recorded and leader >= 0 and leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            self._leader_not_in_isr(record, leader, isr)
         elif changed_leader:
             self._check_selector(record, leader, kind, expected)
         if isr_recorded:
@@ -929,11 +929,15 @@ class PartitionReplay:
         row = self._open_row
         row[5], row[6] = self.leader_epoch, isr
 
+    def _leader_not_in_isr(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
+        """LEADER_NOT_IN_ISR, the one wording every handler writes."""
+        self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+
     def _check_recorded_isr(self, record: Event, isr: tuple[int, ...]) -> None:
         """A recorded ISR for the current leader: the leader is in it, it is in the replicas."""
         leader = self.leader
         if leader >= 0 and leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            self._leader_not_in_isr(record, leader, isr)
         self._check_membership(record, leader, isr)
 
     def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
@@ -1060,7 +1064,7 @@ class PartitionReplay:
         self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         isr = tuple(record.isr or ())
         if record.leader is not None and record.leader >= 0 and record.leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {record.leader} is not in its ISR {list(isr)}", ())
+            self._leader_not_in_isr(record, record.leader, isr)
         self._check_membership(record, record.leader, isr)
         first = self.leader_epoch < 0
         self.leader, self.isr = record.leader, isr
@@ -1104,7 +1108,7 @@ class PartitionReplay:
         if elected and not self.elected_from_elr:
             self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
         elif leader >= 0 and leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            self._leader_not_in_isr(record, leader, isr)
         if leader_present:
             self.leader = leader
             self.leader_epoch += 1
@@ -1137,7 +1141,7 @@ class PartitionReplay:
                 self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
                 return
         if leader not in isr:
-            self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+            self._leader_not_in_isr(record, leader, isr)
             return
         acceptable = self._eligible()
         forced = prev_leader < 0 or prev_leader not in acceptable or prev_leader not in isr
