@@ -110,6 +110,10 @@ def cmd_sql(args: argparse.Namespace) -> int:
     if not tables:
         print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
         return 2
+    # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the one
+    # line printed below is what an operator needs.
+    from pyspark.logger import PySparkLogger
+    PySparkLogger.getLogger("SQLQueryContextLogger").disabled = True
     try:
         df = spark.sql(args.query)
         df.show(args.limit, truncate=not args.full)
