@@ -596,8 +596,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "1.1.0", None, "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] Controller \d+ fails to send a request to broker \S+ "
          r"\(id: \d+ rack: \S+\)$"),
-    _row("ctl.thread.request.shutdown", "ShutdownableThread (server-common) initiateShutdown, RequestSendThread's logIdent "
-         "@3.x..@3.9 (TRACE)", "3.0.0", None, "[requestsendthread",
+    _row("ctl.thread.request.shutdown", "ShutdownableThread awaitShutdown (kafka.utils @1.1.1..@3.4.1, server-common "
+         "after), RequestSendThread's logIdent @1.1..@3.9 (TRACE; seen in a real 2.8.2 capture)", "1.1.0", None,
+         "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] shutdownInitiated latch count reached zero\. Shutdown called\.$"),
     _row("ctl.channel.connect", "ControllerChannelManager.scala addNewBroker @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "controller",
          r"Controller \d+ trying to connect to broker \d+$"),
@@ -620,7 +621,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # event here could be replayed ahead of decisions this controller made before it.
     _row("ctl.isr.alter.updating", f"{KC} processAlterIsr @2.7..@3.1, tryProcessAlterPartition @3.2..@3.9 (DEBUG)", "2.7.0",
          None, "updating", r"Updating ISRs for partitions: .*\.$"),
-    _row("ctl.isr.alter.updated", f"{KC} processAlterIsr @2.7..@3.1, tryProcessAlterPartition @3.2..@3.9 (DEBUG)", "2.7.0",
+    _row("ctl.isr.alter.updated.2_7", f"{KC} processAlterIsr @2.7.0..@3.1.2, tryProcessAlterPartition @3.2.3 (DEBUG; "
+         "seen in a real 2.8.2 capture)", "2.7.0", "3.2.3", "isr",
+         r"ISR for partition \S+ updated to \[[\d,]*\] and zkVersion updated to \[\d+\]$"),
+    _row("ctl.isr.alter.updated", f"{KC} tryProcessAlterPartition @3.3.0..@3.9 (DEBUG)", "3.3.0",
          None, "isr", r"ISR for partition \S+ updated to LeaderAndIsr\(.*\)\.$"),
     # Topic deletion progress; the TopicDeletion input and the replica state changes are the events.
     _row("ctl.deletion.stop_replica_response", f"{KC} processTopicDeletionStopReplicaResponseReceived @2.3.1..@3.9 (DEBUG)",
@@ -690,11 +694,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # Config in effect (server.log, kafka.log.LogManager / kafka.server.KafkaConfig): whether unclean
     # elections were allowed, which decides how serious one is. The log's properties are printed when
     # a replica's log is created; the broker's config when it starts.
-    _row("srv.log.created.all", "LogManager.scala createLog/getOrCreateLog @0.11..@2.8 (every property, `{k -> v, ...}.`; "
-         "first release not pinned)", "0.11.0.0", "2.8.2", "created",
+    _row("srv.log.created.all", "LogManager.scala createLog/getOrCreateLog @0.11..@2.8.0 (every property, `{k -> v, ...}.`; "
+         "first release not pinned)", "0.11.0.0", "2.8.0", "created",
          rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>.* -> .*)\}}\.$", _log_created_all),
-    _row("srv.log.created", "LogManager.scala getOrCreateLog @3.0..@4.x (overrides only, `{k=v, ...}`: apache/kafka#10828)",
-         "3.0.0", None, "created", rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>[^{{}}]*)\}}$",
+    _row("srv.log.created", "LogManager.scala getOrCreateLog @2.8.1..@4.x (overrides only, `{k=v, ...}`: apache/kafka#10828, "
+         "in 2.8.1 and 3.0.0; the 2.8.1 and 2.8.2 sources jars and a real 2.8.2 capture)", "2.8.1", None, "created", rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>[^{{}}]*)\}}$",
          _log_created_overrides),
     _row("srv.kafka_config", "AbstractConfig.java logAll @0.9..@4.x (one record: `KafkaConfig values: ` and a `\tk = v` "
          "continuation line per key; first release not pinned)", "0.9.0.0", None, "kafkaconfig",

@@ -560,6 +560,22 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.stop_replica.received", f"{_RM} stopReplicas @2.6.3..@3.9", "2.6.0", LAST_ZK, "Received",
        r"Received StopReplica request StopReplicaPartitionState\([^()]*\) correlation id \d+ from controller \d+ "
        rf"epoch \d+ for partition {_TP_NEW}$", _none),
+    # KIP-570 (2.6): the broker refuses a StopReplica. The controller's replica state change is
+    # the decision; the refusal changes nothing the controller holds. Until 3.8.0 (which stops
+    # the replica at an equal leader epoch) an equal epoch was refused too, at INFO: a real 2.8.2
+    # capture writes it for the controlled shutdown's StopReplica(delete=false).
+    _p("sc.broker.stop_replica.ignored.stale", f"{_RM} stopReplicas @2.6.0..@3.9", "2.6.0", LAST_ZK, "Ignoring",
+       r"Ignoring StopReplica request from controller \d+ with correlation id \d+ since its controller epoch \d+ "
+       r"is old\. Latest known controller epoch is \d+$", _none),
+    _p("sc.broker.stop_replica.ignored", f"{_RM} stopReplicas @2.6.0..@3.9", "2.6.0", LAST_ZK, "Ignoring",
+       rf"Ignoring StopReplica request \(delete=(?:true|false)\) from controller \d+ with correlation id \d+ epoch \d+ "
+       rf"for partition {_TP_NEW} (?:as the local replica for the partition is in an offline log directory|since "
+       r"its associated leader epoch -?\d+ is smaller than the current leader epoch -?\d+|due to an unexpected "
+       r"\S+ exception: .*)$", _none),
+    _p("sc.broker.stop_replica.ignored.same_epoch", f"{_RM} stopReplicas @2.6.0..@3.7.2 (3.8.0: `>=` stops it)",
+       "2.6.0", "3.7.2", "Ignoring",
+       rf"Ignoring StopReplica request \(delete=(?:true|false)\) from controller \d+ with correlation id \d+ epoch \d+ "
+       rf"for partition {_TP_NEW} since its associated leader epoch -?\d+ matches the current leader epoch$", _none),
     # Partition.makeLeader (ZK and KRaft) clearing a RECOVERING leader (KIP-704): the state the
     # replay tracks comes from the leader's AlterPartition commit (ISR updated / the record).
     _p("sc.broker.recovered", f"{_PART} makeLeader @3.2..@4.x", "3.2.0", None, "The",

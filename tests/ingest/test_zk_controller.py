@@ -172,7 +172,7 @@ SERVER_CASES = [
     ("0.10.2.1", "Kafka version : 0.10.2.1", [{"fact": "kafka_version", "version": "0.10.2.1"}]),
     ("2.1.1 real", "Kafka version : 2.1.1-cp3", [{"fact": "kafka_version", "version": "2.1.1-cp3"}]),
     ("3.3.2 real", "Kafka version: 7.3.5-ccs", [{"fact": "kafka_version", "version": "7.3.5-ccs"}]),
-    # Config in effect: a new log's properties (all of them to 2.8, the topic's overrides from 3.0), the
+    # Config in effect: a new log's properties (all of them to 2.8.0, the topic's overrides from 2.8.1), the
     # broker's startup config (one record; its continuation lines arrive tab-joined).
     ("0.11.0.3", "Created log for partition [fizz,0] in /tmp/kafka-logs with properties {compression.type -> producer, "
                  "unclean.leader.election.enable -> false, min.insync.replicas -> 1}.",
@@ -186,6 +186,9 @@ SERVER_CASES = [
     ("3.9.2 real", "Created log for partition events-1 in /tmp/kafka-zk-3.9-info-hrvl4my7/broker-1/data/events-1 with "
                    "properties {}",
      [{"event_type": OBSERVED, "topic": "events", "partition": 1, "config_name": UNCLEAN}]),
+    ("2.8.2 real", "Created log for partition unclean-0 in /tmp/s18/capwork/zk-2.8-info/broker-1/data/unclean-0 with "
+                   "properties {unclean.leader.election.enable=true}",
+     [{"event_type": OBSERVED, "topic": "unclean", "partition": 0, "config_name": UNCLEAN, "config_value": "true"}]),
     ("3.6.1", "Created log for partition t-0 in /data/t-0 with properties {min.insync.replicas=2, retention.ms=1000}",
      [{"event_type": OBSERVED, "topic": "t", "partition": 0, "config_name": UNCLEAN}]),
     ("3.9.2 real", "KafkaConfig values: \tadvertised.listeners = PLAINTEXT://127.0.0.1:58385\ttransactional.id.expiration.ms = "
@@ -318,8 +321,10 @@ QUIET = [
     ("3.9.2 real", "[Controller id=2] ISR for partition doomed-0 updated to LeaderAndIsr(leader=3, leaderEpoch=2, "
                    "isrWithBrokerEpoch=List(BrokerState(brokerId=3, brokerEpoch=-1), BrokerState(brokerId=2, brokerEpoch=-1), "
                    "BrokerState(brokerId=1, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=3)."),
-    ("2.7.2", "[Controller id=1] ISR for partition orders-0 updated to LeaderAndIsr(leader=1, leaderEpoch=3, isr=List(1, 2), "
-              "zkVersion=5)."),
+    # 2.7-3.2 wrote the ISR and zkVersion alone (KafkaController.processAlterIsr @2.7.0, @3.2.3 sources jars);
+    # 3.3.0 prints the whole LeaderAndIsr (above).
+    ("2.8.2 real", "[Controller id=3] ISR for partition events-0 updated to [3,2,1] and zkVersion updated to [2]"),
+    ("3.2.3", "[Controller id=1] ISR for partition orders-0 updated to [1,2] and zkVersion updated to [5]"),
     ("3.9.2 real", "[Controller id=2] Updating leader epoch for partition moves-1"),
     ("3.9.2 real", "[Controller id=2] Updated leader epoch for partition moves-1 to 2, zkVersion=3"),
     # KAFKA-13233 added the zkVersion in 2.7.2, 2.8.1 and 3.1.0 (KafkaController.updateLeaderEpoch, sources jars).
@@ -347,6 +352,7 @@ QUIET = [
                    "topicName='moves', partitionStates=[StopReplicaPartitionState(partitionIndex=1, leaderEpoch=0, "
                    "deletePartition=false)])) to broker 127.0.0.1:52079 (id: 3 rack: null). Reconnecting to broker."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
+    ("2.8.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] Controller 2 fails to send a request to broker 127.0.0.1:41453 "
                    "(id: 3 rack: null)"),
     # 0.8-1.0: the request thread's log ident is its name (ShutdownableThread, ControllerChannelManager)

@@ -617,6 +617,25 @@ FIXTURES = [
     Fixture("3.9.2", "sc.broker.stop_replica.received",  # real: a partition being deleted (leader epoch -2)
             "[Broker id=1] Received StopReplica request StopReplicaPartitionState(partitionIndex=0, leaderEpoch=-2, "
             "deletePartition=false) correlation id 41 from controller 2 epoch 2 for partition doomed-0", []),
+    Fixture("2.8.2", "sc.broker.stop_replica.ignored.same_epoch",  # real (INFO capture): controlled shutdown
+            "[Broker id=2] Ignoring StopReplica request (delete=false) from controller 3 with correlation id 14 epoch 2 "
+            "for partition events-0 since its associated leader epoch 1 matches the current leader epoch", [],
+            level="INFO"),
+    Fixture("3.9.2", "sc.broker.stop_replica.ignored",   # ReplicaManager.stopReplicas @3.9.1
+            "[Broker id=2] Ignoring StopReplica request (delete=true) from controller 3 with correlation id 14 epoch 2 "
+            "for partition events-0 since its associated leader epoch 1 is smaller than the current leader epoch 2", [],
+            level="WARN"),
+    Fixture("2.6.3", "sc.broker.stop_replica.ignored",
+            "[Broker id=2] Ignoring StopReplica request (delete=false) from controller 3 with correlation id 14 epoch 2 "
+            "for partition events-0 as the local replica for the partition is in an offline log directory", [],
+            level="WARN"),
+    Fixture("2.8.2", "sc.broker.stop_replica.ignored",
+            "[Broker id=2] Ignoring StopReplica request (delete=true) from controller 3 with correlation id 14 epoch 2 "
+            "for partition events-0 due to an unexpected java.io.IOException exception: disk gone", [],
+            level="ERROR"),
+    Fixture("3.9.2", "sc.broker.stop_replica.ignored.stale",
+            "[Broker id=2] Ignoring StopReplica request from controller 1 with correlation id 7 since its controller "
+            "epoch 1 is old. Latest known controller epoch is 2", [], level="WARN"),
     Fixture("3.9.2", "sc.replica.isr_removal.3_2",  # real (INFO capture)
             "[Controller id=2 epoch=2] Partition events-2 state changed to (Leader:2,ISR:2,3,LeaderRecoveryState:"
             "RECOVERED,LeaderEpoch:1,ZkVersion:1,ControllerEpoch:2) after removing replica 1 from the ISR as part of "

@@ -13,7 +13,7 @@ exits, at interpreter exit (atexit), and by the kernel if this Python process di
 (PR_SET_PDEATHSIG): no broker outlives the test that started it.
 
 Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
-controller.log per node): 3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+controller.log per node): 2.x and 3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
 Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
 -Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
 from __future__ import annotations
@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
 HOST = "127.0.0.1"
 
@@ -56,6 +57,16 @@ class ToolFailed(RuntimeError):
 # Main classes by Kafka major version (checked in the jars and in apache/kafka: DumpLogSegments moved
 # from core's kafka.tools (Scala) to tools' org.apache.kafka.tools in 4.0; ZooKeeper is gone in 4.0).
 MAIN_CLASSES: dict[int, dict[str, str]] = {
+    2: {   # the admin commands were Scala, in core's kafka.admin, until 3.x moved them to tools (checked in 2.8.2's jars)
+        "broker": "kafka.Kafka",
+        "zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+        "zookeeper_shell": "org.apache.zookeeper.ZooKeeperMain",
+        "topics": "kafka.admin.TopicCommand",
+        "reassign": "kafka.admin.ReassignPartitionsCommand",
+        "leader_election": "kafka.admin.LeaderElectionCommand",
+        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
+        "dump_log": "kafka.tools.DumpLogSegments",
+    },
     3: {
         "broker": "kafka.Kafka",
         "zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",   # what zookeeper-server-start.sh runs
@@ -354,8 +365,9 @@ Configuration:
 """
 
 # The option that passes an admin-client config file, by Kafka major version, where it is not
-# --command-config (LeaderElectionCommand @3.9.2 knows only --admin.config; @4.3.1 deprecates it).
-ADMIN_CONFIG_OPTION: dict[int, dict[str, str]] = {3: {"leader_election": "--admin.config"}}
+# --command-config (LeaderElectionCommand @2.8.2 and @3.9.2 know only --admin.config; @4.3.1 deprecates it).
+ADMIN_CONFIG_OPTION: dict[int, dict[str, str]] = {2: {"leader_election": "--admin.config"},
+                                                 3: {"leader_election": "--admin.config"}}
 
 # Admin clients of the tools: fail in seconds, not after the 60 s default, when a broker is down.
 TOOLS_CLIENT_PROPERTIES = "request.timeout.ms=10000\ndefault.api.timeout.ms=30000\nretry.backoff.ms=200\n"
@@ -726,7 +738,7 @@ COMMON_BROKER = {
 
 
 class ZkCluster(Cluster):
-    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 3.x)."""
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 2.x and 3.x)."""
     mode = "zk"
 
     def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:
