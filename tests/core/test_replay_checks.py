@@ -656,6 +656,35 @@ def test_a_reassignment_completing_is_clean_whichever_line_comes_first(era, brok
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 3, 4), 3, (2, 3, 4))
 
 
+def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off():
+    """Real 2.4.1 (moves-1 of data/samples/real/zk-2.4-trace): AR [2,3] -> [1,2], leader 2 kept.
+    The leader logs one ISR write twice, "Expanding ISR from 2,3 to 2,3,1" then "ISR updated to
+    [2,3,1] and zkVersion updated to [6]"; the completion the write set off comes after both:
+    B3's request (epoch + 1, ISR still [2,3,1]) and B4's removal of 3. Replaying the completion
+    at the second line put AR at [1,2] before B3's request and reported its ISR."""
+    r = replay("2.4",
+               e("ControllerFailover", brokers=[1, 2, 3], **C1),
+               e("TopicCreation", replicas=[2, 3]),
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                 leader_epoch=0, isr=[2, 3], **C1),
+               e("ReassignmentStart", replicas=[1, 2]),
+               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, **C1),
+               e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+               e("IsrChange", leader=2, isr=[2, 3, 1]),
+               e("IsrChange", leader=2, isr=[2, 3, 1], zk_version=2),
+               e("ReplicaStateChange", replica=1, from_state="NewReplica", to_state="OnlineReplica", **C1),
+               e("LeaderAndIsr", leader=2, leader_epoch=2, isr=[2, 3, 1], zk_version=3, **C1),
+               e("ReplicaStateChange", replica=3, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+               e("LeaderAndIsr", leader=2, leader_epoch=3, isr=[2, 1], zk_version=4, **C1),
+               e("ReplicaStateChange", replica=3, from_state="OfflineReplica", to_state="ReplicaDeletionStarted", **C1),
+               e("ReplicaStateChange", replica=3, from_state="ReplicaDeletionStarted",
+                 to_state="ReplicaDeletionSuccessful", **C1),
+               e("ReplicaStateChange", replica=3, from_state="ReplicaDeletionSuccessful",
+                 to_state="NonExistentReplica", **C1))
+    clean(r)
+    assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 1), 3, (1, 2))
+
+
 def test_an_isr_member_outside_every_assignment_is_still_reported():
     specs = list(_reassignment_completing(True))
     specs[-3] = e("LeaderAndIsrReceived", replicas=[2, 3, 4], recording_broker=2, leader=2, leader_epoch=2,
