@@ -600,6 +600,16 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "after), RequestSendThread's logIdent @1.1..@3.9 (TRACE; seen in a real 2.8.2 capture)", "1.1.0", None,
          "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] shutdownInitiated latch count reached zero\. Shutdown called\.$"),
+    # Requests the controller batches (DEBUG): the state changes that made them are the decisions.
+    # A real 2.4.1 capture writes both; the ISR-change one only while brokers notify through
+    # ZooKeeper (inter.broker.protocol.version below 2.7, before AlterIsr).
+    _row("ctl.channel.stop_replica", "ControllerChannelManager.scala ControllerBrokerRequestBatch sendRequestsToBrokers "
+         "@0.8.0..@2.5.1 (DEBUG; KIP-570 in 2.6.0 dropped it)", "0.8.0", "2.5.1", "the",
+         r"The stop replica request \(delete = (?:true|false)\) sent to broker \d+ is .*$"),
+    _row("ctl.isr_notification.metadata.0_9", f"{KC} processUpdateNotifications @0.9.0.1..@1.0.2 (DEBUG)", "0.9.0", "1.0.2",
+         "sending", r"Sending MetadataRequest to Brokers:.* for TopicAndPartitions:.*$"),
+    _row("ctl.isr_notification.metadata", f"{KC} processIsrChangeNotification @1.1.1..@3.9 (DEBUG)", "1.1.0", None,
+         "sending", r"Sending MetadataRequest to Brokers: .* for TopicPartitions: .*$"),
     _row("ctl.channel.connect", "ControllerChannelManager.scala addNewBroker @0.8.0..@3.9 (DEBUG)", "0.8.0", None, "controller",
          r"Controller \d+ trying to connect to broker \d+$"),
     _row("ctl.sm.invoking", "PartitionStateMachine.scala / ReplicaStateMachine.scala handleStateChanges @0.8.0..@0.11",

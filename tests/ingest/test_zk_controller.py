@@ -353,6 +353,15 @@ QUIET = [
                    "deletePartition=false)])) to broker 127.0.0.1:52079 (id: 3 rack: null). Reconnecting to broker."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
     ("2.8.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
+    ("2.4.1 real", "The stop replica request (delete = false) sent to broker 3 is StopReplicaRequestInfo([Topic=events,"
+                   "Partition=1,Replica=3],false),StopReplicaRequestInfo([Topic=doomed,Partition=0,Replica=3],false)"),
+    ("0.8.2.2", "The stop replica request (delete = true) sent to broker 3 is StopReplicaRequestInfo([Topic=orders,"
+                "Partition=0,Replica=3],true,<function1>)"),
+    ("2.4.1 real", "[Controller id=2] Sending MetadataRequest to Brokers: List(2, 3, 1) for TopicPartitions: "
+                   "ArrayBuffer(doomed-0, moves-0, events-1)"),
+    ("0.10.2.2", "[IsrChangeNotificationListener on Controller 1]: Sending MetadataRequest to Brokers:ArrayBuffer(1, 2) "
+                 "for TopicAndPartitions:Set([t,0])"),
+    ("1.0.2", "[Controller id=1] Sending MetadataRequest to Brokers:ArrayBuffer(1, 2) for TopicAndPartitions:Set(t-0)"),
     ("3.9.2 real", "[RequestSendThread controllerId=2] Controller 2 fails to send a request to broker 127.0.0.1:41453 "
                    "(id: 3 rack: null)"),
     # 0.8-1.0: the request thread's log ident is its name (ShutdownableThread, ControllerChannelManager)

@@ -5,12 +5,12 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the three defaults
+#   tests/kafka_cluster/fetch.sh                 # the four defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
-#   KAFKA_ZK2_VERSION=2.8.1 KAFKA_ZK_VERSION=3.9.1 KAFKA_KRAFT_VERSION=4.3.1 tests/kafka_cluster/fetch.sh
+#   KAFKA_ZK24_VERSION=2.4.0 KAFKA_ZK2_VERSION=2.8.1 KAFKA_ZK_VERSION=3.9.1 KAFKA_KRAFT_VERSION=4.3.1 tests/kafka_cluster/fetch.sh
 #
-# Defaults: the last 2.x release (2.8.2), the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x release whose
-# artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but
+# Defaults: 2.4.1 (the 1.1-2.5 log formats), the last 2.x release (2.8.2), the latest 3.9 patch
+# (last ZooKeeper-mode line) and the latest 4.x release whose artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but
 # kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
 # 4.4.0 cannot be resolved yet, so 4.3.1.)
 set -euo pipefail
@@ -18,6 +18,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK24_VERSION="${KAFKA_ZK24_VERSION:-2.4.1}"
 ZK2_VERSION="${KAFKA_ZK2_VERSION:-2.8.2}"
 ZK_VERSION="${KAFKA_ZK_VERSION:-3.9.2}"
 KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
@@ -58,6 +59,7 @@ fetch() {
 if [[ $# -gt 0 ]]; then
   for v in "$@"; do fetch "$v"; done
 else
+  fetch "$ZK24_VERSION"
   fetch "$ZK2_VERSION"
   fetch "$ZK_VERSION"
   fetch "$KRAFT_VERSION"

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
 HOST = "127.0.0.1"
@@ -802,6 +803,13 @@ class ZkCluster(Cluster):
             self.start_node(node_id, wait=False)
         for node_id in self.broker_ids[1:]:
             self.wait_started(node_id)
+
+    def admin(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
+        if name == "reassign" and tuple(int(x) for x in self.version.split(".")[:2]) < (2, 6):
+            # ReassignPartitionsCommand wrote the plan to ZooKeeper itself until KIP-455's rewrite (2.6.0):
+            # --zookeeper is required (checkRequiredArgs @2.4.1, @2.5.1).
+            args = ("--zookeeper", f"{HOST}:{self.zk_port}", *args)
+        return super().admin(name, *args, timeout=timeout, check=check)
 
     def _zk_up(self) -> bool:
         if not self.zookeeper.alive:
