@@ -137,7 +137,7 @@ class Renderer:
         self.forms = {name: forms.get(family) for name, forms in FORMS.items()}
         self.topic_ids = family in ("D", "E", "F", "G")   # 2.8+: a new topic's assignment carries its id
         self.info = family in ("D", "E", "F", "G")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
-        self.old = family in ("A", "B")   # the controller before 1.1's rewrite: [t,0] in its lines
+        self.old = family in ("A", "B")   # the controller before 1.1's rewrite ([t,0] in its lines before 1.0)
         self.a = family == "A"   # no logIdent on state-change lines, listener prefixes
         self.v0_8 = version == "0.8.2.2"   # requests logged with their correlation id; ISR expansions name [t,0]
         self.correlation = 0
@@ -179,8 +179,9 @@ class Renderer:
 
     def _feed(self, e: Event) -> None:
         tp = f"{e.topic}-{e.partition}" if e.partition is not None else None
-        # The old controller names a partition as TopicAndPartition, its requests as TopicPartition.
-        ctp = f"[{e.topic},{e.partition}]" if self.old and e.partition is not None else tp
+        # The old controller names a partition as TopicAndPartition, its requests as TopicPartition;
+        # 1.0.0 made TopicAndPartition print as t-0 too (TopicAndPartition.scala @1.0.0).
+        ctp = f"[{e.topic},{e.partition}]" if self.a and e.partition is not None else tp
         key = (e.topic, e.partition)
         t = e.event_type
         if t == E.CONTROLLER_FAILOVER:

@@ -346,13 +346,14 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Forcing the controller to resign$"),
     _row("ctl.elector.new_leader", "ZookeeperLeaderElector.scala LeaderChangeListener @0.8.0..@0.10.2 (server.log)",
          "0.8.0", "0.10.2.2", "new", r"New leader is \d+$"),
-    _row("ctl.znode.create", "KafkaZkClient.scala registerControllerAndIncrementControllerEpoch @1.1..@3.9 (server.log)",
-         "1.1.0", None, "creating", r"Creating /controller \(is it secure\? (?:true|false)\)$"),
+    _row("ctl.znode.create", "ZkUtils.scala ZKCheckedEphemeral @0.9.0.1..@1.1.1, KafkaZkClient.scala "
+         "registerControllerAndIncrementControllerEpoch @1.1..@3.9 (server.log; seen in a real 1.0.2 capture)", "0.9.0", None, "creating", r"Creating /controller \(is it secure\? (?:true|false)\)$"),
     _row("ctl.znode.result", "KafkaZkClient.scala @1.1..@3.9 (server.log)", "1.1.0", None, "result",
          r"Result of znode creation at /controller is: \w+$"),
     # The broker's own registration in ZooKeeper (server.log, kafka.zk.KafkaZkClient): the
     # controller's "New broker startup callback" is the input the replay takes.
-    _row("srv.zk.broker_znode", "KafkaZkClient.scala registerBroker @2.2..@3.9 (server.log)", "2.2.0", None, "creating",
+    _row("srv.zk.broker_znode", "ZkUtils.scala ZKCheckedEphemeral @0.9.0.1..@2.1.1, KafkaZkClient.scala registerBroker "
+         "@2.2..@3.9 (server.log; seen in a real 1.0.2 capture)", "0.9.0", None, "creating",
          r"Creating /brokers/ids/\d+ \(is it secure\? (?:true|false)\)$"),
     # ZooKeeper's Stat.toString ends in a newline: the `(kafka.zk.KafkaZkClient)` of this record
     # is on the next line, so the envelope sees no logger and the record must be a row.
@@ -463,7 +464,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Removed partition \S+ from the list of reassigned partitions in zookeeper$"),
     _row("ctl.reassign.removing", f"{KC} removePartitionsFromReassignedPartitions @2.3, maybeRemoveFromZkReassignment @2.4..@3.9",
          "2.0.0", None, "removing", r"Removing partitions .* from the list of reassigned partitions in zookeeper$"),
-    _row("ctl.reassign.done", f"{KC} @2.3..@3.9", "2.0.0", None, "no",
+    _row("ctl.reassign.done", f"ZkUtils.scala updatePartitionReassignmentData @0.8.0..@1.0.2 (seen in a real 1.0.2 "
+         f"capture), {KC} @1.1.1..@3.9", "0.8.0", None, "no",
          r"No more partitions need to be reassigned\. Deleting zk path /admin/reassign_partitions$"),
     _row("ctl.reassign.leader", f"{KC} moveReassignedPartitionLeaderIfRequired @0.8.0..@3.9", "0.8.0", None, "leader",
          r"Leader -?\d+ for partition \S+ being reassigned, is (?:not in the new list of replicas [\d,]*\. Re-electing leader"
@@ -556,6 +558,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "selected", r"Selected new leader and ISR .* for offline partition \S+$"),
     _row("ctl.unclean.clean", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0 (DEBUG)",
          "0.8.0", "1.0.2", "some", r"Some broker in ISR is alive for \S+\. Select \d+ from ISR [\d,]* to be the leader\.$"),
+    _row("ctl.unclean.picking", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0.2 (DEBUG, "
+         "before the WARN above or the failure)", "0.8.0", "1.0.2", "no",
+         r"No broker in ISR is alive for \S+\. Pick the leader from the alive assigned replicas: [\d,]*$"),
+    _row("ctl.shutdown.selector", "PartitionLeaderSelector.scala ControlledShutdownLeaderSelector @0.8.0..@1.0.2 (DEBUG)",
+         "0.8.0", "1.0.2", "partition", r"Partition \S+ : current leader = -?\d+, new leader = -?\d+$"),
     _row("ctl.unclean.retaining", f"{KC} removeReplicaFromIsr @0.11", "0.8.0", None, "retaining",
          r"Retaining last ISR \d+ of partition \S+ since unclean leader election is disabled$"),
     _row("ctl.isr.removed", f"{KC} removeReplicaFromIsr @0.11 (the decision is in state-change.log)", "0.8.0", "1.0.2", "new",
@@ -600,6 +607,36 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "after), RequestSendThread's logIdent @1.1..@3.9 (TRACE; seen in a real 2.8.2 capture)", "1.1.0", None,
          "[requestsendthread",
          r"\[RequestSendThread controllerId=\d+\] shutdownInitiated latch count reached zero\. Shutdown called\.$"),
+    # The pre-1.1 controller's DEBUG lines (kafka.controller logs at TRACE in the stock config, so
+    # every 0.8-1.0 controller.log has them; a real 1.0.2 capture showed them unread). What they
+    # say, the state-change.log lines of the same decisions say too.
+    _row("ctl.old.leader_cache", "PartitionStateMachine.scala electLeaderForPartition @0.8.0..@1.0.2 (DEBUG; `for t-0` "
+         "from 0.11.0)", "0.8.0", "1.0.2", "after", r"After leader election, leader cache (?:for \S+ )?is updated to .*$"),
+    _row("ctl.old.initializing", "PartitionStateMachine.scala initializeLeaderAndIsrForPartition @0.8.0..@1.0.2 (DEBUG)",
+         "0.8.0", "1.0.2", "initializing", r"Initializing leader and isr for partition \S+ to .*$"),
+    _row("ctl.old.live_assigned", "PartitionStateMachine.scala initializeLeaderAndIsrForPartition @0.8.0..@1.0.2 (DEBUG)",
+         "0.8.0", "1.0.2", "live", r"Live assigned replicas for partition \S+ are: \[.*\]$"),
+    _row("ctl.old.removing_from_isr", f"{KC} removeReplicaFromIsr @0.8.0..@1.0.2 (DEBUG)", "0.8.0", "1.0.2", "removing",
+         r"Removing replica \d+ from ISR [\d,]* for partition \S+\.$"),
+    _row("ctl.old.all_deleted", "ReplicaStateMachine.scala areAllReplicasForTopicDeleted @0.8.1..@1.0.2 (DEBUG)", "0.8.1",
+         "1.0.2", "are", r"Are all replicas for topic \S+ deleted .*$"),
+    _row("ctl.old.assignment_path", f"{KC} updateAssignedReplicasForPartition, AdminUtils @0.8.0..@1.0.2 (DEBUG)", "0.8.0",
+         "1.0.2", "updated", r"Updated path \S+ with .* for replica assignment$"),
+    _row("ctl.old.delete_callback", f"{KC} deleteTopicStopReplicaCallback @0.8.1..@2.2.2 (DEBUG)", "0.8.1", "2.2.2",
+         "delete", r"Delete topic callback invoked for .*$"),
+    _row("ctl.old.registering", f"{KC} @0.9.0.1..@1.0.2 (DEBUG; the log-dir listener from 1.0)", "0.9.0", "1.0.2",
+         "registering", r"Registering (?:IsrChangeNotificationListener|logDirEventNotificationListener)$"),
+    _row("ctl.old.deregistering", f"{KC} @0.9.0.1..@1.0.2 (DEBUG; the log-dir listener from 1.0)", "0.9.0", "1.0.2",
+         "de-registering", r"De-registering (?:IsrChangeNotificationListener|logDirEventNotificationListener)$"),
+    _row("ctl.old.reassign_waiting", f"{KC} ReassignedPartitionsIsrChangeListener @0.8.0..@2.3.1 (`.Replica(s)` until "
+         "1.0.2, `. Replica(s)` after)", "0.8.0", "2.3.1", "%d/%d",
+         r"\d+/\d+ replicas have caught up with the leader for partition \S+ being reassigned\. ?Replica\(s\) [\d,]* "
+         r"still need to catch up$"),
+    _row("ctl.thread.events.0_11", "ControllerEventManager.scala ControllerEventThread, ShutdownableThread logIdent "
+         "@0.11.0.3..@1.0.2", "0.11.0", "1.0.2", "[controller-event-thread]:",
+         r"\[controller-event-thread\]: (?:Starting|Stopped|Shutting down|Shutdown completed)$"),
+    _row("ctl.channel.offline", "ControllerChannelManager.scala sendRequest @0.8.0..@3.9 (WARN)", "0.8.0", None, "not",
+         r"Not sending request .* to broker \d+, since it is offline\.$"),
     # Requests the controller batches (DEBUG): the state changes that made them are the decisions.
     # A real 2.4.1 capture writes both; the ISR-change one only while brokers notify through
     # ZooKeeper (inter.broker.protocol.version below 2.7, before AlterIsr).

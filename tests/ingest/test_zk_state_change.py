@@ -157,26 +157,28 @@ FIXTURES = [
             "already written by another controller. This probably means that the current controller 1 went through "
             "a soft failure and another controller was elected with epoch 3.", [], level="ERROR"),
     # ---------------- partition state machine, 1.0 ----------------
-    Fixture("1.0.2", "sc.partition.new.1_0",
-            "[Controller id=1 epoch=2] Changed partition [orders,0] state from NonExistentPartition to NewPartition "
-            "with assigned replicas 1,2",
-            [psc("orders", 0, "NonExistentPartition", "NewPartition", replicas=[1, 2], **ctl(1, 2))]),
+    # 1.0.0 made TopicAndPartition print as t-0 (TopicAndPartition.scala @1.0.0, @1.0.2); the lines
+    # below are from a real 1.0.2 capture (tests/kafka_cluster, TRACE).
+    Fixture("1.0.2", "sc.partition.new",
+            "[Controller id=1 epoch=1] Changed partition events-2 state from NonExistentPartition to NewPartition "
+            "with assigned replicas 2,1,3",
+            [psc("events", 2, "NonExistentPartition", "NewPartition", replicas=[2, 1, 3], **ctl(1, 1))]),
     Fixture("1.0.2", "sc.partition.online.leader.1_0",
-            "[Controller id=1 epoch=2] Changed partition [orders,0] from NewPartition to OnlinePartition with leader 1",
-            [psc("orders", 0, "NewPartition", "OnlinePartition", leader=1, **ctl(1, 2))]),
-    Fixture("1.0.2", "sc.partition.state.1_0",
-            "[Controller id=1 epoch=2] Changed partition [orders,0] state from OnlinePartition to OfflinePartition",
-            [psc("orders", 0, "OnlinePartition", "OfflinePartition", **ctl(1, 2))]),
+            "[Controller id=3 epoch=2] Changed partition moves-0 from OnlinePartition to OnlinePartition with leader 2",
+            [psc("moves", 0, "OnlinePartition", "OnlinePartition", leader=2, **ctl(3, 2))]),
+    Fixture("1.0.2", "sc.partition.state",
+            "[Controller id=3 epoch=2] Changed partition doomed-0 state from OnlinePartition to OfflinePartition",
+            [psc("doomed", 0, "OnlinePartition", "OfflinePartition", **ctl(3, 2))]),
     Fixture("1.0.2", "sc.partition.election_started.1_0",
-            "[Controller id=1 epoch=2] Started leader election for partition [orders,0]", []),
+            "[Controller id=3 epoch=2] Started leader election for partition events-1", []),
     Fixture("1.0.2", "sc.partition.elected_offline.1_0",
-            "[Controller id=1 epoch=2] Elected leader 2 for Offline partition [orders,0]", []),
+            "[Controller id=3 epoch=2] Elected leader 2 for Offline partition events-1", []),
     Fixture("1.0.2", "sc.partition.failed.1_0",
-            "[Controller id=1 epoch=2] Initiated state change for partition [orders,0] from OfflinePartition to "
+            "[Controller id=3 epoch=2] Initiated state change for partition unclean-0 from OfflinePartition to "
             "OnlinePartition failed",
-            [failed("orders", 0, "OfflinePartition", "OnlinePartition",
-                    "Initiated state change for partition [orders,0] from OfflinePartition to OnlinePartition failed",
-                    **ctl(1, 2))],
+            [failed("unclean", 0, "OfflinePartition", "OnlinePartition",
+                    "Initiated state change for partition unclean-0 from OfflinePartition to OnlinePartition failed",
+                    **ctl(3, 2))],
             level="ERROR"),
     # ---------------- partition state machine, 1.1 - 3.9 ----------------
     Fixture("2.4.1", "sc.partition.new",
@@ -241,10 +243,10 @@ FIXTURES = [
             "Controller 1 epoch 2 changed state of replica 2 for partition [orders,0] from OnlineReplica to "
             "OfflineReplica",
             [rsc("orders", 0, 2, "OnlineReplica", "OfflineReplica", **ctl(1, 2))]),
-    Fixture("1.0.2", "sc.replica.change.1_0",
-            "[Controller id=1 epoch=2] Changed state of replica 2 for partition [orders,0] from OfflineReplica to "
-            "ReplicaDeletionStarted",
-            [rsc("orders", 0, 2, "OfflineReplica", "ReplicaDeletionStarted", **ctl(1, 2))]),
+    Fixture("1.0.2", "sc.replica.change",   # real
+            "[Controller id=1 epoch=1] Changed state of replica 3 for partition events-0 from NonExistentReplica to "
+            "NewReplica",
+            [rsc("events", 0, 3, "NonExistentReplica", "NewReplica", **ctl(1, 1))]),
     Fixture("3.4.1", "sc.replica.change",
             "[Controller id=1001 epoch=1] Changed state of replica 1001 for partition kafka-ckpt-0 from "
             "NonExistentReplica to NewReplica",
@@ -263,10 +265,10 @@ FIXTURES = [
                     "OfflineReplica failed\n" + ILLEGAL_REPLICA_0_8, replica=2, **ctl(1, 2))],
             level="ERROR", continuation=ILLEGAL_REPLICA_0_8),
     Fixture("1.0.2", "sc.replica.failed.1_0",
-            "[Controller id=1 epoch=2] Initiated state change of replica 2 for partition [orders,0] from "
+            "[Controller id=1 epoch=2] Initiated state change of replica 2 for partition orders-0 from "
             "NonExistentReplica to OfflineReplica failed",
             [failed("orders", 0, "NonExistentReplica", "OfflineReplica",
-                    "Initiated state change of replica 2 for partition [orders,0] from NonExistentReplica to "
+                    "Initiated state change of replica 2 for partition orders-0 from NonExistentReplica to "
                     "OfflineReplica failed", replica=2, **ctl(1, 2))],
             level="ERROR"),
     Fixture("2.4.1", "sc.replica.failed",
@@ -349,6 +351,9 @@ FIXTURES = [
     Fixture("0.8.2.2", "sc.response.0_8",
             "Controller 1 epoch 2 received response LeaderAndIsrResponse(7,Map((orders,0) -> 0),0) for a request sent "
             "to broker id:2,host:h2,port:9092", []),
+    Fixture("1.0.2", "sc.response.1_0",   # real
+            "[Controller id=3 epoch=2] Received response {error_code=0,partitions=[{topic=moves,partition=1,"
+            "error_code=11}]} for a request sent to broker 127.0.0.1:52427 (id: 3 rack: null)", []),
     Fixture("3.4.1", "sc.response",
             "[Controller id=1001 epoch=1] Received response UpdateMetadataResponseData(errorCode=0) for request "
             "UPDATE_METADATA with correlation id 2 sent to broker kafka:29092 (id: 1001 rack: null)", []),
