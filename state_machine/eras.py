@@ -136,6 +136,11 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
          "startNewReplicasForReassignedPartition, moveReassignedPartitionLeaderIfRequired"),
     _row("reassign_in_flight", "0.8.1", "write_assignment_and_bump_epoch", "0.8.1.1 KafkaController.scala "
          "updateAssignedReplicasForPartition(RAR ++ OAR), updateLeaderEpochAndSendRequest (era audit, binaries)"),
+    # The reassignment's epoch bump and the controller's cache: before 2.4 updateLeaderEpoch wrote
+    # ZooKeeper only, so requests built from the cache (a replica going online) resend the old epoch.
+    _row("reassign_bump_cached", "0.8.0", False, "0.8.2.2 .. 2.3.1 KafkaController.scala updateLeaderEpoch "
+         "(no partitionLeadershipInfo.put; seen in a real 1.0.2 capture)"),
+    _row("reassign_bump_cached", "2.4.0", True, "2.4.0 KafkaController.scala updateLeaderEpoch"),
     # Preferred election when the preferred replica already leads (s9 #8).
     _row("preferred_already_leader", "0.8.0", "not_needed", "0.8.2.2 PartitionLeaderSelector.scala LeaderElectionNotNeededException"),
     _row("preferred_already_leader", "1.1.0", "reelect", "1.1.1 KafkaController.scala PreferredReplicaLeaderElection.process"),
@@ -191,6 +196,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "reassign_requires_isr": True,
     "reassign_assignment_order": "target_first",
     "reassign_in_flight": "write_assignment_and_bump_epoch",   # (unused: KRaft records say what changed)
+    "reassign_bump_cached": True,                              # (unused, as above)
     "preferred_already_leader": "not_needed",
     "last_isr_member": "keep",
     "offline_replica_without_leadership": "set_offline",

@@ -154,7 +154,7 @@ class PartitionReplay:
     __slots__ = (
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "elected_from_elr", "replica_states",
-        "reassignment_target",
+        "reassignment_target", "uncached_epochs",
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
@@ -178,6 +178,9 @@ class PartitionReplay:
         self.elected_from_elr = False
         self.replica_states: dict[int, ReplicaState] = {}
         self.reassignment_target: tuple[int, ...] | None = None
+        # (leader, epoch) values the controller's cache still holds after a reassignment's epoch
+        # bump that reached ZooKeeper only (era.reassign_bump_cached False, before 2.4).
+        self.uncached_epochs: set[tuple[int, int]] = set()
         self.assignment_order_known = True
         self._completion_queued = False
         self.deleting = False
@@ -538,6 +541,7 @@ class PartitionReplay:
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
         self.reassignment_target = None
+        self.uncached_epochs.clear()
 
     # -- replica steps
 
@@ -608,6 +612,7 @@ class PartitionReplay:
     def _step_epoch_bump(self, step: Step, record: Event | None) -> None:
         if self.leader_epoch < 0:
             return
+        self._note_uncached_bump()
         self._write(self.leader, self.isr, step.cause, None, record is None)
         self._emit(record or step.cause, None, record is None)
 
@@ -787,6 +792,14 @@ class PartitionReplay:
         if step is None:
             self._unprompted_partition_change(record, previous, target)
             return
+        if (step.kind is ElectionKind.preferred and record.leader_epoch is None and self.state is P.OnlinePartition
+                and record.leader == self.leader and self.replicas[:1] == (self.leader,)
+                and self.era.preferred_already_leader == "not_needed"):
+            # Up to 1.0 the controller swallows LeaderElectionNotNeeded and still logs "Changed
+            # partition t-0 from OnlinePartition to OnlinePartition with leader L" (PartitionStateMachine
+            # @1.0.2, a real 1.0.2 capture): nothing was written.
+            self._note_recorded(record)
+            return
         if target is P.NewPartition and record.replicas is not None:
             self.replicas = tuple(record.replicas)
         # The election the controller ran follows from its own state (New: the initial
@@ -862,7 +875,8 @@ class PartitionReplay:
         self._replica_effects(r, target, record, inferred=False)
 
     def on_leader_and_isr(self, record: Event) -> None:
-        if self._is_stale(record) or self._epoch_regressed(record):
+        if (self._is_stale(record) or (self.uncached_epochs and self._resent_from_cache(record))
+                or self._epoch_regressed(record)):
             return
         leader = record.leader
         isr = tuple(record.isr) if record.isr is not None else self.isr
@@ -871,9 +885,13 @@ class PartitionReplay:
             self._complete_election(record, isr)
             return
         if epoch == self.leader_epoch and leader == self.leader:
-            if isr != self.isr:  # the ISR a leader changed, echoed by the controller
-                self._leader_isr_update(record, isr)
+            if isr != self.isr and not (record.zk_version is not None and record.zk_version < self.zk_version
+                                        and not self.era.reassign_bump_cached):
+                self._leader_isr_update(record, isr)   # the ISR a leader changed, echoed by the controller
             else:
+                # (Before 2.4, also the controller's cache resent: a leader's own ISR write reaches
+                # it late, by notification, so a request may carry the ISR of an older zkVersion;
+                # a real 1.0.2 capture.)
                 self._note_recorded(record)
             return
         # A value that names the replica it removed from the ISR (ZK: "after removing replica N
@@ -902,8 +920,27 @@ class PartitionReplay:
             if step.op == OP_REPLICA:
                 self._set_replica(step.replica, R.OfflineReplica, record, False)
                 self.isr_removed_by_write = step.replica
+            elif step.op == OP_EPOCH_BUMP:
+                self._note_uncached_bump()
             expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
             self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
+
+    def _note_uncached_bump(self) -> None:
+        if not self.era.reassign_bump_cached and self.leader_epoch >= 0:
+            self.uncached_epochs.add((self.leader, self.leader_epoch))
+
+    def _resent_from_cache(self, record: Event) -> bool:
+        """Before 2.4 a reassignment's epoch bump reached ZooKeeper, not the controller's cache
+        (updateLeaderEpoch @0.8.2.2..@2.3.1): a request built from the cache, as for a replica
+        going online, resends the leader's previous epoch (brokers ignore it: "not higher than
+        the current leader epoch", a real 1.0.2 capture). Not a decision, so not a regression."""
+        uncached = self.uncached_epochs
+        if record.leader != self.leader or record.zk_version is None:
+            return False
+        # A request carries the cached value whole: the old epoch with an old zkVersion (which
+        # may be older still: a leader's own ISR writes reach the cache late, by notification).
+        return ((record.leader, record.leader_epoch) in uncached and record.leader_epoch < self.leader_epoch
+                and record.zk_version < self.zk_version)
 
     def on_leader_and_isr_received(self, record: Event) -> None:
         """A broker's copy of a controller decision. Brokers log what they receive later

@@ -685,6 +685,69 @@ def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off()
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 1), 3, (1, 2))
 
 
+def _cached_epoch_resent(era: str):
+    """AR [2,3] -> [1,3] with leader 2 kept: the reassignment bumps the epoch to 1 in ZooKeeper;
+    then the controller sends broker 3 (a replica going online) the leadership from its cache."""
+    return replay(era,
+                  e("ControllerFailover", brokers=[1, 2, 3], **C1),
+                  e("TopicCreation", replicas=[2, 3]),
+                  e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                    leader_epoch=0, isr=[2, 3], **C1),
+                  e("ReassignmentStart", replicas=[1, 3]),
+                  e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, **C1),
+                  e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+                  e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
+
+
+def test_before_2_4_a_request_from_the_controllers_cache_resends_the_epoch_before_the_reassignment_bump():
+    # Real 1.0.2 (moves-1 of a capture): "Sending become-follower LeaderAndIsr request ... leaderEpoch=2"
+    # after ZooKeeper went to 3; the broker ignores it. Not a decision: no regression.
+    r = _cached_epoch_resent("1.0.2")
+    clean(r)
+    assert (r.rp.leader, r.rp.leader_epoch) == (2, 1)
+    # From 2.4 updateLeaderEpoch updates the cache too: the same record is a regression.
+    assert [v.rule for v in _cached_epoch_resent("2.4").violations] == ["LEADER_EPOCH_REGRESSION"]
+
+
+def _cached_isr_resent(era: str):
+    """Leader 2 expands the ISR to [2, 3, 1] (its own write, zkVersion 1); the controller, whose cache
+    hears of it later (ISR-change notification), sends a request with the ISR of zkVersion 0."""
+    return replay(era,
+                  e("ControllerFailover", brokers=[1, 2, 3], **C1),
+                  e("TopicCreation", replicas=[2, 3, 1]),
+                  e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                    leader_epoch=0, isr=[2, 3], zk_version=0, **C1),
+                  e("IsrChange", leader=2, isr=[2, 3, 1]),
+                  e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
+
+
+def test_before_2_4_a_request_from_the_controllers_cache_does_not_undo_a_leaders_isr_write():
+    # Real 1.0.2 (a second capture, moves-1): the stale request came just before the reassignment's
+    # election of broker 1, which the leader had added to the ISR; taking the request as the ISR
+    # reported that election as unclean.
+    r = _cached_isr_resent("1.0.2")
+    clean(r)
+    assert r.rp.isr == (2, 3, 1)
+    # From 2.4 the cache is kept current, and the same record is the controller's echo of an ISR.
+    assert _cached_isr_resent("2.4").rp.isr == (2, 3)
+
+
+def test_up_to_1_0_a_preferred_election_not_needed_is_logged_but_writes_nothing():
+    # PartitionStateMachine @1.0.2 swallows LeaderElectionNotNeeded and logs the Online -> Online
+    # line with the leader; no LeaderAndIsr follows (real 1.0.2 capture, moves-0).
+    r = replay("1.0.2",
+               e("ControllerFailover", brokers=[1, 2, 3], **C1),
+               e("TopicCreation", replicas=[1, 2]),
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], zk_version=0, **C1),
+               e("ReplicaLeaderElection"),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=1, **C1),
+               e("IsrChange", leader=1, isr=[1]))
+    clean(r)
+    assert (r.rp.leader, r.rp.leader_epoch, r.rp.isr) == (1, 0, (1,))
+    assert [row.leader_epoch for row in r.rows] == [-1, 0, 0]   # New, the election, the shrink
+
+
 def test_an_isr_member_outside_every_assignment_is_still_reported():
     specs = list(_reassignment_completing(True))
     specs[-3] = e("LeaderAndIsrReceived", replicas=[2, 3, 4], recording_broker=2, leader=2, leader_epoch=2,
