@@ -5,19 +5,22 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the four defaults
+#   tests/kafka_cluster/fetch.sh                 # the five defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
-#   KAFKA_ZK24_VERSION=2.4.0 KAFKA_ZK2_VERSION=2.8.1 KAFKA_ZK_VERSION=3.9.1 KAFKA_KRAFT_VERSION=4.3.1 tests/kafka_cluster/fetch.sh
+#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK10_VERSION,
+#                                                         # _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
 #
-# Defaults: 2.4.1 (the 1.1-2.5 log formats), the last 2.x release (2.8.2), the latest 3.9 patch
-# (last ZooKeeper-mode line) and the latest 4.x release whose artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but
-# kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
+# Defaults: 1.0.2 (the controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the
+# last 2.x release (2.8.2), the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x
+# release whose artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central
+# but kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
 # 4.4.0 cannot be resolved yet, so 4.3.1.)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK10_VERSION="${KAFKA_ZK10_VERSION:-1.0.2}"
 ZK24_VERSION="${KAFKA_ZK24_VERSION:-2.4.1}"
 ZK2_VERSION="${KAFKA_ZK2_VERSION:-2.8.2}"
 ZK_VERSION="${KAFKA_ZK_VERSION:-3.9.2}"
@@ -25,26 +28,29 @@ KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
 
 log() { echo "[kafka-fetch] $*"; }
 
-# 2.x and 3.x log through log4j 1 (reload4j), 4.x through log4j2.
-profile_for() { case "$1" in 2.*|3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
+# 0.x-3.x log through log4j 1 (reload4j), 4.x through log4j2.
+profile_for() { case "$1" in 0.*|1.*|2.*|3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
+# The Scala build of core: 2.13 from 2.4.0, 2.12 from 0.10.2 (the newest each release was built for).
+scala_for() { case "$1" in 0.8.*|0.9.*|0.10.0.*|0.10.1.*) echo 2.11 ;; 0.*|1.*|2.[0-3].*) echo 2.12 ;; *) echo 2.13 ;; esac; }
 
 fetch() {
-  local version="$1" dir="$CACHE/$1" profile want tmp t0
+  local version="$1" dir="$CACHE/$1" profile scala want tmp t0
   profile="$(profile_for "$version")"
-  want="$(sha256sum "$HERE/pom.xml" | cut -d' ' -f1) $profile"
-  if [[ "$(cat "$dir/.stamp" 2>/dev/null)" == "$want" ]] && compgen -G "$dir/kafka_2.13-$version.jar" >/dev/null; then
+  scala="$(scala_for "$version")"
+  want="$(sha256sum "$HERE/pom.xml" | cut -d' ' -f1) $profile $scala"
+  if [[ "$(cat "$dir/.stamp" 2>/dev/null)" == "$want" ]] && compgen -G "$dir/kafka_$scala-$version.jar" >/dev/null; then
     log "$version up to date in ${dir#"$ROOT"/}"
     return
   fi
   command -v mvn >/dev/null || { echo "[kafka-fetch] error: mvn not on PATH" >&2; exit 1; }
-  log "fetching Kafka $version (profile $profile) into ${dir#"$ROOT"/}"
+  log "fetching Kafka $version (Scala $scala, profile $profile) into ${dir#"$ROOT"/}"
   mkdir -p "$CACHE"
   tmp="$dir.tmp.$$"
   rm -rf "$tmp"
   trap 'rm -rf "$tmp" "$tmp.log"' EXIT
   t0=$SECONDS
   # Maven's log only matters when it fails.
-  if ! mvn -B -f "$HERE/pom.xml" dependency:copy-dependencies -Dkafka.version="$version" -P"$profile" \
+  if ! mvn -B -f "$HERE/pom.xml" dependency:copy-dependencies -Dkafka.version="$version" -Dscala.binary="$scala" -P"$profile" \
         -DoutputDirectory="$tmp" >"$tmp.log" 2>&1; then
     tail -n 40 "$tmp.log" >&2; exit 1
   fi
@@ -59,6 +65,7 @@ fetch() {
 if [[ $# -gt 0 ]]; then
   for v in "$@"; do fetch "$v"; done
 else
+  fetch "$ZK10_VERSION"
   fetch "$ZK24_VERSION"
   fetch "$ZK2_VERSION"
   fetch "$ZK_VERSION"

@@ -13,7 +13,7 @@ exits, at interpreter exit (atexit), and by the kernel if this Python process di
 (PR_SET_PDEATHSIG): no broker outlives the test that started it.
 
 Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
-controller.log per node): 2.x and 3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+controller.log per node): 1.x-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
 Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
 -Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import base64
 import ctypes
+import functools
 import json
 import os
 import re
@@ -29,6 +30,7 @@ import socket
 import subprocess
 import time
 import uuid
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
@@ -37,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller before 1.1's rewrite (Scala 2.12 build)
 ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
@@ -55,47 +58,29 @@ class ToolFailed(RuntimeError):
 
 # ---------------------------------------------------------------- versions and main classes
 
-# Main classes by Kafka major version (checked in the jars and in apache/kafka: DumpLogSegments moved
-# from core's kafka.tools (Scala) to tools' org.apache.kafka.tools in 4.0; ZooKeeper is gone in 4.0).
-MAIN_CLASSES: dict[int, dict[str, str]] = {
-    2: {   # the admin commands were Scala, in core's kafka.admin, until 3.x moved them to tools (checked in 2.8.2's jars)
-        "broker": "kafka.Kafka",
-        "zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",
-        "zookeeper_shell": "org.apache.zookeeper.ZooKeeperMain",
-        "topics": "kafka.admin.TopicCommand",
-        "reassign": "kafka.admin.ReassignPartitionsCommand",
-        "leader_election": "kafka.admin.LeaderElectionCommand",
-        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
-        "dump_log": "kafka.tools.DumpLogSegments",
-    },
-    3: {
-        "broker": "kafka.Kafka",
-        "zookeeper": "org.apache.zookeeper.server.quorum.QuorumPeerMain",   # what zookeeper-server-start.sh runs
-        "zookeeper_shell": "org.apache.zookeeper.ZooKeeperMain",
-        "storage": "kafka.tools.StorageTool",
-        "topics": "org.apache.kafka.tools.TopicCommand",
-        "reassign": "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
-        "leader_election": "org.apache.kafka.tools.LeaderElectionCommand",
-        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
-        "metadata_quorum": "org.apache.kafka.tools.MetadataQuorumCommand",
-        "dump_log": "kafka.tools.DumpLogSegments",
-    },
-    4: {
-        "broker": "kafka.Kafka",
-        "storage": "kafka.tools.StorageTool",
-        "topics": "org.apache.kafka.tools.TopicCommand",
-        "reassign": "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
-        "leader_election": "org.apache.kafka.tools.LeaderElectionCommand",
-        "producer_perf": "org.apache.kafka.tools.ProducerPerformance",
-        "metadata_quorum": "org.apache.kafka.tools.MetadataQuorumCommand",
-        "dump_log": "org.apache.kafka.tools.DumpLogSegments",
-    },
+# Each tool's main class, newest home first. The admin commands moved from core's Scala kafka.admin
+# to tools' org.apache.kafka.tools one by one during 3.x (in 3.6.2's jars TopicCommand is still
+# kafka.admin's; in 3.9.2's all three are tools'), DumpLogSegments in 4.0; ZooKeeper is gone in 4.0.
+# A release's own jars decide (KafkaDist.main), so any fetched release runs.
+MAIN_CLASSES: dict[str, tuple[str, ...]] = {
+    "broker": ("kafka.Kafka",),
+    "zookeeper": ("org.apache.zookeeper.server.quorum.QuorumPeerMain",),   # what zookeeper-server-start.sh runs
+    "zookeeper_shell": ("org.apache.zookeeper.ZooKeeperMain",),
+    "storage": ("kafka.tools.StorageTool",),
+    "topics": ("org.apache.kafka.tools.TopicCommand", "kafka.admin.TopicCommand"),
+    "reassign": ("org.apache.kafka.tools.reassign.ReassignPartitionsCommand", "kafka.admin.ReassignPartitionsCommand"),
+    "leader_election": ("org.apache.kafka.tools.LeaderElectionCommand", "kafka.admin.LeaderElectionCommand"),
+    "producer_perf": ("org.apache.kafka.tools.ProducerPerformance",),
+    "metadata_quorum": ("org.apache.kafka.tools.MetadataQuorumCommand",),
+    "dump_log": ("org.apache.kafka.tools.DumpLogSegments", "kafka.tools.DumpLogSegments"),
+    "preferred_election": ("kafka.admin.PreferredReplicaLeaderElectionCommand",),   # before 2.4 (ZK_ONLY_BEFORE)
 }
 
 # The line each mode's broker logs (server.log) once it serves: KafkaServer.scala @3.9.2 `info("started")`
-# behind the `[KafkaServer id=N] ` logIdent; KafkaRaftServer.scala @4.3.1 `info(KafkaBroker.STARTED_MESSAGE)`.
+# behind the `[KafkaServer id=N] ` logIdent (`[Kafka Server N], ` before 1.0, @0.11.0.3);
+# KafkaRaftServer.scala @4.3.1 `info(KafkaBroker.STARTED_MESSAGE)`.
 STARTED_LINE = {
-    "zk": re.compile(r"\[KafkaServer id=\d+\] started \(kafka\.server\.KafkaServer\)"),
+    "zk": re.compile(r"(?:\[KafkaServer id=\d+\] |\[Kafka Server \d+\], )started \(kafka\.server\.KafkaServer\)"),
     "kraft": re.compile(r"Kafka Server started \(kafka\.server\.KafkaRaftServer\)"),
 }
 
@@ -115,10 +100,24 @@ class KafkaDist:
         return f"{self.jar_dir}/*"
 
     def main(self, tool: str) -> str:
-        try:
-            return MAIN_CLASSES[self.major][tool]
-        except KeyError:
-            raise KeyError(f"Kafka {self.version} has no {tool!r} main class in MAIN_CLASSES") from None
+        classes = self.classes()
+        for name in MAIN_CLASSES.get(tool, ()):
+            if name in classes:
+                return name
+        raise KeyError(f"Kafka {self.version}'s jars in {self.jar_dir} hold none of {MAIN_CLASSES.get(tool)} ({tool!r})")
+
+    def classes(self) -> frozenset[str]:
+        """The class names the jars hold (read once per directory)."""
+        return _jar_classes(self.jar_dir)
+
+
+@functools.lru_cache(maxsize=None)
+def _jar_classes(jar_dir: Path) -> frozenset[str]:
+    names = set()
+    for jar in sorted(jar_dir.glob("*.jar")):
+        with zipfile.ZipFile(jar) as z:
+            names.update(n[:-6].replace("/", ".") for n in z.namelist() if n.endswith(".class") and "$" not in n)
+    return frozenset(names)
 
 
 def kafka_dist(version: str, fetch: bool = False) -> KafkaDist:
@@ -127,7 +126,7 @@ def kafka_dist(version: str, fetch: bool = False) -> KafkaDist:
     if fetch:
         subprocess.run(["bash", str(FETCH), version], check=True, timeout=900,
                        env={**os.environ, "KAFKA_CACHE": str(CACHE)})
-    if not (jar_dir / f"kafka_2.13-{version}.jar").is_file():
+    if not any(jar_dir.glob(f"kafka_2.1?-{version}.jar")):   # the Scala build fetch.sh chose
         raise FileNotFoundError(f"Kafka {version} jars not in {jar_dir}; run tests/kafka_cluster/fetch.sh {version}")
     return KafkaDist(version, jar_dir)
 
@@ -370,6 +369,14 @@ Configuration:
 ADMIN_CONFIG_OPTION: dict[int, dict[str, str]] = {2: {"leader_election": "--admin.config"},
                                                  3: {"leader_election": "--admin.config"}}
 
+# The admin commands the scenario runs take --bootstrap-server from these releases on; before them
+# they take --zookeeper and no admin-client config (checked in the sources jars of 1.0.2-2.6.0).
+ZK_ONLY_BEFORE: dict[str, tuple[int, int]] = {
+    "topics": (2, 2),            # TopicCommand --bootstrap-server: KIP-377 (2.2.0)
+    "reassign": (2, 6),          # ReassignPartitionsCommand writes the plan to ZooKeeper until KIP-455's rewrite (2.6.0)
+    "leader_election": (2, 4),   # LeaderElectionCommand: KIP-460 (2.4.0); before it PreferredReplicaLeaderElectionCommand
+}
+
 # Admin clients of the tools: fail in seconds, not after the 60 s default, when a broker is down.
 TOOLS_CLIENT_PROPERTIES = "request.timeout.ms=10000\ndefault.api.timeout.ms=30000\nretry.backoff.ms=200\n"
 
@@ -592,6 +599,7 @@ class Cluster:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.dist = kafka_dist(version, fetch=fetch)
         self.version = version
+        self.release = tuple(int(x) for x in version.split(".")[:3])
         self.broker_ids = list(range(1, brokers + 1))
         self.state_change_level = state_change_level.upper()
         self.startup_timeout = startup_timeout
@@ -739,7 +747,7 @@ COMMON_BROKER = {
 
 
 class ZkCluster(Cluster):
-    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 2.x and 3.x)."""
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 1.0-3.9)."""
     mode = "zk"
 
     def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:
@@ -805,11 +813,15 @@ class ZkCluster(Cluster):
             self.wait_started(node_id)
 
     def admin(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
-        if name == "reassign" and tuple(int(x) for x in self.version.split(".")[:2]) < (2, 6):
-            # ReassignPartitionsCommand wrote the plan to ZooKeeper itself until KIP-455's rewrite (2.6.0):
-            # --zookeeper is required (checkRequiredArgs @2.4.1, @2.5.1).
-            args = ("--zookeeper", f"{HOST}:{self.zk_port}", *args)
-        return super().admin(name, *args, timeout=timeout, check=check)
+        """Before the releases in ZK_ONLY_BEFORE, the command talks to ZooKeeper itself."""
+        before = ZK_ONLY_BEFORE.get(name)
+        if before is None or self.release >= before:
+            return super().admin(name, *args, timeout=timeout, check=check)
+        if name == "leader_election":
+            if args != ("--election-type", "PREFERRED", "--all-topic-partitions"):
+                raise ValueError(f"Kafka {self.version} has only the preferred election of every partition, not {args}")
+            name, args = "preferred_election", ()   # PreferredReplicaLeaderElectionCommand's default: all partitions
+        return self.tool(name, "--zookeeper", f"{HOST}:{self.zk_port}", *args, timeout=timeout, check=check)
 
     def _zk_up(self) -> bool:
         if not self.zookeeper.alive:

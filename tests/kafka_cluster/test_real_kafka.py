@@ -146,11 +146,18 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
     m = json.loads((d / "manifest.json").read_text())
     u = m["expected"]["unclean"]
     if m["mode"] == "zk":
-        # 2.8 prints the ISR and zkVersion; 3.5+ the broker epochs and the leader recovery (KIP-704, 3.2).
-        state = (f"isr=List({u['leader']}), zkVersion=" if m["kafka_version"].startswith("2.") else
-                 f"isrWithBrokerEpoch=List(BrokerState(brokerId={u['leader']}, brokerEpoch=-1)), leaderRecoveryState=RECOVERING")
-        line = (f"Changed partition {u['topic']}-{u['partition']} from OfflinePartition to OnlinePartition with state "
-                f"LeaderAndIsr(leader={u['leader']}, leaderEpoch={u['leader_epoch']}, {state}")
+        # 1.0 names the leader alone; 1.1-2.x print the ISR and zkVersion; 3.5+ the broker epochs and
+        # the leader recovery (KIP-704, 3.2).
+        release = tuple(int(x) for x in m["kafka_version"].split(".")[:2])
+        head = f"Changed partition {u['topic']}-{u['partition']} from OfflinePartition to OnlinePartition with "
+        value = f"LeaderAndIsr(leader={u['leader']}, leaderEpoch={u['leader_epoch']}, "
+        if release < (1, 1):
+            line = head + f"leader {u['leader']} "
+        elif release < (3, 0):
+            line = head + "state " + value + f"isr=List({u['leader']}), zkVersion="
+        else:
+            line = head + "state " + value + (f"isrWithBrokerEpoch=List(BrokerState(brokerId={u['leader']}, brokerEpoch=-1)), "
+                                              "leaderRecoveryState=RECOVERING")
         assert any(line in p.read_text() for p in d.glob("broker-*/state-change.log")), line
     else:
         dump = next(d.glob("broker-*/__cluster_metadata-0/*.log.txt")).read_text()
