@@ -334,6 +334,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.update_metadata.no_leader", "ControllerChannelManager.scala ControllerBrokerRequestBatch @0.8.2.2..@3.9",
          "0.8.1", None, "leader", r"Leader not yet assigned for partition \S+\. Skip sending UpdateMetadataRequest\.$"),
     _row("ctl.resigned", f"{KC} onControllerResignation @1.1..@3.9", "1.0.0", None, "resigned", r"Resigned$"),
+    _row("ctl.resigning.0_9", f"{KC} onControllerResignation @0.9.0.1..@0.11.0.3 (DEBUG)", "0.9.0", "0.11.0.3",
+         "controller", r"Controller resigning, broker id \d+$"),
     _row("ctl.resigning", f"{KC} onControllerResignation @1.1..@3.9 (DEBUG)", "1.0.0", None, "resigning", r"Resigning$"),
     _row("ctl.moved", f"{KC} process @1.1..@3.9", "1.0.0", None, "controller",
          r"Controller moved to another broker when processing .*$"),

@@ -416,8 +416,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"cached leader info {_STATE_INFO} for partition {_TP_OLD} in response to UpdateMetadata request sent "
        r"by controller (?P<controller>\d+) epoch (?P<epoch>\d+) with correlation id \d+$",
        _leader_and_isr_received(keep_replicas=False)),
-    _p("sc.broker.cached.0_10", f"{_MC} @0.10.2.2..@0.11.0.3", "0.10.0.0", "0.11.0.3", "cached",
-       rf"cached leader info {_PARTITION_STATE_VALUE} for partition {_TP_ANY} in response to UpdateMetadata "
+    # 0.10-0.11 print the PartitionStateInfo they convert the request's state to (MetadataCache
+    # partitionStateToPartitionStateInfo @0.10.0.1..@0.11.0.3; a real 0.11.0.3 capture), named t-0.
+    _p("sc.broker.cached.0_10", f"{_MC} @0.10.0.1..@0.11.0.3", "0.10.0.0", "0.11.0.3", "cached",
+       rf"cached leader info {_STATE_INFO} for partition {_TP_ANY} in response to UpdateMetadata "
        r"request sent by controller (?P<controller>\d+) epoch (?P<epoch>\d+) with correlation id \d+$",
        _leader_and_isr_received(keep_replicas=False)),
     _p("sc.broker.cached.1_0", f"{_MC} @1.0.2..@2.3.1", "1.0.0", "2.3.1", "Cached",
@@ -488,6 +490,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _p("sc.broker.stopped_fetchers.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "stopped",
        rf"stopped fetchers as part of become-leader request from controller \d+ epoch \d+ with correlation id \d+ "
        rf"for partition {_TP_ANY}$", _none),
+    _p("sc.broker.stopped_fetchers.follower.0_8", f"{_RM} makeFollowers @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3",
+       "stopped", r"stopped fetchers as part of become-follower request from controller \d+ epoch \d+ with correlation "
+       rf"id \d+ for partition {_TP_ANY}$", _none),
+    _p("sc.broker.skipped_fetcher.0_8", f"{_RM} makeFollowers @0.8.2.2..@0.11.0.3", "0.8.1", "0.11.0.3", "skipped",
+       r"skipped the adding-fetcher step of the become-follower state change with correlation id \d+ from controller "
+       rf"\d+ epoch \d+ for partition {_TP_ANY} since it is shutting down$", _none),
     _p("sc.broker.stopped_fetchers.1_0", f"{_RM} @1.0.2..@2.5.1", "1.0.0", "2.5.1", "Stopped",
        rf"Stopped fetchers as part of become-leader request from controller \d+ epoch \d+ with correlation id \d+ "
        rf"for partition {_TP_ANY} \(last update controller epoch \d+\)$", _none),

@@ -934,13 +934,15 @@ class PartitionReplay:
         (updateLeaderEpoch @0.8.2.2..@2.3.1): a request built from the cache, as for a replica
         going online, resends the leader's previous epoch (brokers ignore it: "not higher than
         the current leader epoch", a real 1.0.2 capture). Not a decision, so not a regression."""
-        uncached = self.uncached_epochs
-        if record.leader != self.leader or record.zk_version is None:
+        if (record.leader != self.leader or (record.leader, record.leader_epoch) not in self.uncached_epochs
+                or record.leader_epoch >= self.leader_epoch):
             return False
-        # A request carries the cached value whole: the old epoch with an old zkVersion (which
-        # may be older still: a leader's own ISR writes reach the cache late, by notification).
-        return ((record.leader, record.leader_epoch) in uncached and record.leader_epoch < self.leader_epoch
-                and record.zk_version < self.zk_version)
+        # A request carries the cached value whole: the old epoch with an older zkVersion (older
+        # still when a leader's own ISR write reached the cache late, by notification), or, in the
+        # 0.x forms that print no zkVersion, with the ISR of before the new replicas joined it.
+        if record.zk_version is not None:
+            return record.zk_version < self.zk_version
+        return record.isr is not None and tuple(record.isr) != self.isr
 
     def on_leader_and_isr_received(self, record: Event) -> None:
         """A broker's copy of a controller decision. Brokers log what they receive later

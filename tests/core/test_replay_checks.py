@@ -709,6 +709,22 @@ def test_before_2_4_a_request_from_the_controllers_cache_resends_the_epoch_befor
     assert [v.rule for v in _cached_epoch_resent("2.4").violations] == ["LEADER_EPOCH_REGRESSION"]
 
 
+def test_in_0_x_forms_without_a_zk_version_the_cached_resend_is_told_by_its_older_isr():
+    # Real 0.11.0.3 (moves-0): "sending become-follower LeaderAndIsr request (Leader:1,ISR:2,1,
+    # LeaderEpoch:2,ControllerEpoch:2)" after the new replica 3 joined the ISR and ZooKeeper went to 3.
+    base = (e("ControllerFailover", brokers=[1, 2, 3], **C1),
+            e("TopicCreation", replicas=[1, 2]),
+            e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
+            e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], **C1),
+            e("ReassignmentStart", replicas=[1, 3]),
+            e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
+            e("IsrChange", leader=1, isr=[1, 2, 3]))
+    clean(replay("0.11", *base, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], **C1)))
+    # The same epoch with the current ISR is no cached value: a regression.
+    r = replay("0.11", *base, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2, 3], **C1))
+    assert [v.rule for v in r.violations] == ["LEADER_EPOCH_REGRESSION"]
+
+
 def _cached_isr_resent(era: str):
     """Leader 2 expands the ISR to [2, 3, 1] (its own write, zkVersion 1); the controller, whose cache
     hears of it later (ISR-change notification), sends a request with the ISR of zkVersion 0."""

@@ -353,6 +353,7 @@ QUIET = [
                    "deletePartition=false)])) to broker 127.0.0.1:52079 (id: 3 rack: null). Reconnecting to broker."),
     ("3.9.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
     ("2.8.2 real", "[RequestSendThread controllerId=2] shutdownInitiated latch count reached zero. Shutdown called."),
+    ("0.11.0.3 real", "[Controller 3]: Controller resigning, broker id 3"),
     ("2.4.1 real", "The stop replica request (delete = false) sent to broker 3 is StopReplicaRequestInfo([Topic=events,"
                    "Partition=1,Replica=3],false),StopReplicaRequestInfo([Topic=doomed,Partition=0,Replica=3],false)"),
     ("0.8.2.2", "The stop replica request (delete = true) sent to broker 3 is StopReplicaRequestInfo([Topic=orders,"

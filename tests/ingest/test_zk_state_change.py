@@ -438,12 +438,18 @@ FIXTURES = [
             "request sent by controller 1 epoch 2 with correlation id 8",
             [received("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], controller_id=1, controller_epoch=2,
                       recording_broker=2)]),
-    Fixture("0.10.2.2", "sc.broker.cached.0_10",
-            "Broker 2 cached leader info PartitionState(controllerEpoch=2, leader=1, leaderEpoch=3, isr=[1, 2], "
-            "zkVersion=4, replicas=[1, 2]) for partition orders-0 in response to UpdateMetadata request sent by "
-            "controller 1 epoch 2 with correlation id 8",
-            [received("orders", 0, leader=1, leader_epoch=3, isr=[1, 2], zk_version=4, controller_id=1,
-                      controller_epoch=2, recording_broker=2)]),
+    Fixture("0.11.0.3", "sc.broker.cached.0_10",   # real
+            "Broker 1 cached leader info (LeaderAndIsrInfo:(Leader:3,ISR:3,1,2,LeaderEpoch:0,ControllerEpoch:1),"
+            "ReplicationFactor:3),AllReplicas:3,1,2) for partition events-0 in response to UpdateMetadata request sent "
+            "by controller 1 epoch 1 with correlation id 4",
+            [received("events", 0, leader=3, leader_epoch=0, isr=[3, 1, 2], controller_id=1,
+                      controller_epoch=1, recording_broker=1)]),
+    Fixture("0.11.0.3", "sc.broker.stopped_fetchers.follower.0_8",   # real
+            "Broker 1 stopped fetchers as part of become-follower request from controller 1 epoch 1 with correlation "
+            "id 3 for partition events-0", []),
+    Fixture("0.11.0.3", "sc.broker.skipped_fetcher.0_8",   # real
+            "Broker 3 skipped the adding-fetcher step of the become-follower state change with correlation id 7 from "
+            "controller 2 epoch 2 for partition events-0 since it is shutting down", []),
     Fixture("1.1.1", "sc.broker.cached.1_0",
             "[Broker id=2] Cached leader info PartitionState(controllerEpoch=2, leader=1, leaderEpoch=3, isr=[1, 2], "
             "zkVersion=4, replicas=[1, 2], offlineReplicas=[]) for partition orders-0 in response to UpdateMetadata "
