@@ -5,12 +5,12 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the five defaults
+#   tests/kafka_cluster/fetch.sh                 # the six defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
-#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK10_VERSION,
-#                                                         # _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
+#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK011_VERSION,
+#                                                         # _ZK10_, _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
 #
-# Defaults: 1.0.2 (the controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the
+# Defaults: 0.11.0.3 (the 0.x log formats), 1.0.2 (the controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the
 # last 2.x release (2.8.2), the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x
 # release whose artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central
 # but kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
@@ -20,6 +20,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK011_VERSION="${KAFKA_ZK011_VERSION:-0.11.0.3}"
 ZK10_VERSION="${KAFKA_ZK10_VERSION:-1.0.2}"
 ZK24_VERSION="${KAFKA_ZK24_VERSION:-2.4.1}"
 ZK2_VERSION="${KAFKA_ZK2_VERSION:-2.8.2}"
@@ -28,8 +29,8 @@ KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
 
 log() { echo "[kafka-fetch] $*"; }
 
-# 0.x-3.x log through log4j 1 (reload4j), 4.x through log4j2.
-profile_for() { case "$1" in 0.*|1.*|2.*|3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
+# 0.x-3.x log through log4j 1 (reload4j), 4.x through log4j2; 0.x also needs JAXB (gone from Java 11).
+profile_for() { case "$1" in 0.*) echo reload4j,jaxb ;; 1.*|2.*|3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
 # The Scala build of core: 2.13 from 2.4.0, 2.12 from 0.10.2 (the newest each release was built for).
 scala_for() { case "$1" in 0.8.*|0.9.*|0.10.0.*|0.10.1.*) echo 2.11 ;; 0.*|1.*|2.[0-3].*) echo 2.12 ;; *) echo 2.13 ;; esac; }
 
@@ -65,6 +66,7 @@ fetch() {
 if [[ $# -gt 0 ]]; then
   for v in "$@"; do fetch "$v"; done
 else
+  fetch "$ZK011_VERSION"
   fetch "$ZK10_VERSION"
   fetch "$ZK24_VERSION"
   fetch "$ZK2_VERSION"

@@ -13,7 +13,7 @@ exits, at interpreter exit (atexit), and by the kernel if this Python process di
 (PR_SET_PDEATHSIG): no broker outlives the test that started it.
 
 Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
-controller.log per node): 1.x-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+controller.log per node): 0.11-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
 Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
 -Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
 from __future__ import annotations
@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK011_VERSION = os.environ.get("KAFKA_ZK011_VERSION", "0.11.0.3")  # the 0.x log formats ([t,0], lower-case sentences)
 ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller before 1.1's rewrite (Scala 2.12 build)
 ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
@@ -747,7 +748,7 @@ COMMON_BROKER = {
 
 
 class ZkCluster(Cluster):
-    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 1.0-3.9)."""
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 0.11-3.9)."""
     mode = "zk"
 
     def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:

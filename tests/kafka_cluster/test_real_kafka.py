@@ -146,12 +146,15 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
     m = json.loads((d / "manifest.json").read_text())
     u = m["expected"]["unclean"]
     if m["mode"] == "zk":
-        # 1.0 names the leader alone; 1.1-2.x print the ISR and zkVersion; 3.5+ the broker epochs and
+        # 0.x and 1.0 name the leader alone; 1.1-2.x print the ISR and zkVersion; 3.5+ the broker epochs and
         # the leader recovery (KIP-704, 3.2).
         release = tuple(int(x) for x in m["kafka_version"].split(".")[:2])
         head = f"Changed partition {u['topic']}-{u['partition']} from OfflinePartition to OnlinePartition with "
         value = f"LeaderAndIsr(leader={u['leader']}, leaderEpoch={u['leader_epoch']}, "
-        if release < (1, 1):
+        if release < (1, 0):   # "Controller N epoch E changed partition [t,0] from ..."
+            line = (f"changed partition [{u['topic']},{u['partition']}] from OfflinePartition to OnlinePartition with "
+                    f"leader {u['leader']} ")
+        elif release < (1, 1):
             line = head + f"leader {u['leader']} "
         elif release < (3, 0):
             line = head + "state " + value + f"isr=List({u['leader']}), zkVersion="
