@@ -656,20 +656,25 @@ def test_a_reassignment_completing_is_clean_whichever_line_comes_first(era, brok
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 3, 4), 3, (2, 3, 4))
 
 
+def _reassigning_from_2_3(target: list[int]) -> tuple:
+    """AR [2,3], leader 2 at epoch 0; a reassignment to `target` (adding 1, keeping leader 2)
+    writes its epoch bump (epoch 1, zkVersion 1) and starts replica 1."""
+    return (e("ControllerFailover", brokers=[1, 2, 3], **C1),
+            e("TopicCreation", replicas=[2, 3]),
+            e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+              leader_epoch=0, isr=[2, 3], **C1),
+            e("ReassignmentStart", replicas=target),
+            e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, **C1),
+            e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1))
+
+
 def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off():
     """Real 2.4.1 (moves-1 of data/samples/real/zk-2.4-trace): AR [2,3] -> [1,2], leader 2 kept.
     The leader logs one ISR write twice, "Expanding ISR from 2,3 to 2,3,1" then "ISR updated to
     [2,3,1] and zkVersion updated to [6]"; the completion the write set off comes after both:
     B3's request (epoch + 1, ISR still [2,3,1]) and B4's removal of 3. Replaying the completion
     at the second line put AR at [1,2] before B3's request and reported its ISR."""
-    r = replay("2.4",
-               e("ControllerFailover", brokers=[1, 2, 3], **C1),
-               e("TopicCreation", replicas=[2, 3]),
-               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
-                 leader_epoch=0, isr=[2, 3], **C1),
-               e("ReassignmentStart", replicas=[1, 2]),
-               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, **C1),
-               e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+    r = replay("2.4", *_reassigning_from_2_3(target=[1, 2]),
                e("IsrChange", leader=2, isr=[2, 3, 1]),
                e("IsrChange", leader=2, isr=[2, 3, 1], zk_version=2),
                e("ReplicaStateChange", replica=1, from_state="NewReplica", to_state="OnlineReplica", **C1),
@@ -688,14 +693,7 @@ def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off()
 def _cached_epoch_resent(era: str):
     """AR [2,3] -> [1,3] with leader 2 kept: the reassignment bumps the epoch to 1 in ZooKeeper;
     then the controller sends broker 3 (a replica going online) the leadership from its cache."""
-    return replay(era,
-                  e("ControllerFailover", brokers=[1, 2, 3], **C1),
-                  e("TopicCreation", replicas=[2, 3]),
-                  e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
-                    leader_epoch=0, isr=[2, 3], **C1),
-                  e("ReassignmentStart", replicas=[1, 3]),
-                  e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], zk_version=1, **C1),
-                  e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+    return replay(era, *_reassigning_from_2_3(target=[1, 3]),
                   e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
 
 

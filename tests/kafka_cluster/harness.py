@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
+from state_machine.eras import parse_version
+
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
@@ -600,7 +602,7 @@ class Cluster:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.dist = kafka_dist(version, fetch=fetch)
         self.version = version
-        self.release = tuple(int(x) for x in version.split(".")[:3])
+        self.release = parse_version(version)
         self.broker_ids = list(range(1, brokers + 1))
         self.state_change_level = state_change_level.upper()
         self.startup_timeout = startup_timeout

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from state_machine.eras import parse_version
+
 from .capture import SCENARIOS, capture
 from .harness import parse_describe
 from .scenarios import parse_final
@@ -148,7 +150,7 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
     if m["mode"] == "zk":
         # 0.x and 1.0 name the leader alone; 1.1-2.x print the ISR and zkVersion; 3.5+ the broker epochs and
         # the leader recovery (KIP-704, 3.2).
-        release = tuple(int(x) for x in m["kafka_version"].split(".")[:2])
+        release = parse_version(m["kafka_version"])
         head = f"Changed partition {u['topic']}-{u['partition']} from OfflinePartition to OnlinePartition with "
         value = f"LeaderAndIsr(leader={u['leader']}, leaderEpoch={u['leader_epoch']}, "
         if release < (1, 0):   # "Controller N epoch E changed partition [t,0] from ..."
