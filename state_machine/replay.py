@@ -885,13 +885,9 @@ class PartitionReplay:
             self._complete_election(record, isr)
             return
         if epoch == self.leader_epoch and leader == self.leader:
-            if isr != self.isr and not (record.zk_version is not None and record.zk_version < self.zk_version
-                                        and not self.era.reassign_bump_cached):
+            if isr != self.isr and not self._cached_isr(record, isr):
                 self._leader_isr_update(record, isr)   # the ISR a leader changed, echoed by the controller
             else:
-                # (Before 2.4, also the controller's cache resent: a leader's own ISR write reaches
-                # it late, by notification, so a request may carry the ISR of an older zkVersion;
-                # a real 1.0.2 capture.)
                 self._note_recorded(record)
             return
         # A value that names the replica it removed from the ISR (ZK: "after removing replica N
@@ -924,6 +920,17 @@ class PartitionReplay:
                 self._note_uncached_bump()
             expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
             self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
+
+    def _cached_isr(self, record: Event, isr: tuple[int, ...]) -> bool:
+        """Before 2.4, a same-epoch request from the controller's cache carrying an ISR older
+        than a leader's own write, which reaches that cache late (by notification): told by an
+        older zkVersion, or, in the 0.x forms that print none, by lacking replicas the leader
+        added while a reassignment is in flight (real 1.0.2 and 0.11.0.3 captures)."""
+        if self.era.reassign_bump_cached:
+            return False
+        if record.zk_version is not None:
+            return record.zk_version < self.zk_version
+        return self.reassignment_target is not None and set(isr) < set(self.isr)
 
     def _note_uncached_bump(self) -> None:
         if not self.era.reassign_bump_cached and self.leader_epoch >= 0:

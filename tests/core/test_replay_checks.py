@@ -746,6 +746,28 @@ def test_before_2_4_a_request_from_the_controllers_cache_does_not_undo_a_leaders
     assert _cached_isr_resent("2.4").rp.isr == (2, 3)
 
 
+def test_in_0_x_forms_the_cached_isr_is_told_by_the_replicas_the_leader_added():
+    # Real 0.11.0.3 (moves-0 of a fresh capture): AR [1,2] -> [3,2]. After the leader added 3 to
+    # the ISR, a request "(Leader:1,ISR:1,2,LeaderEpoch:1,...)" came from the controller's cache;
+    # taken as the ISR, it made the reassignment's election of 3 look unclean.
+    r = replay("0.11",
+               e("ControllerFailover", brokers=[1, 2, 3], **C1),
+               e("TopicCreation", replicas=[1, 2]),
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], **C1),
+               e("ReassignmentStart", replicas=[3, 2]),
+               e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
+               e("ReplicaStateChange", replica=3, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+               e("IsrChange", leader=1, isr=[1, 2, 3]),
+               e("ReplicaStateChange", replica=3, from_state="NewReplica", to_state="OnlineReplica", **C1),
+               e("ReplicaStateChange", replica=2, from_state="OnlineReplica", to_state="OnlineReplica", **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=3, **C1),
+               e("LeaderAndIsr", leader=3, leader_epoch=2, isr=[1, 2, 3], **C1))
+    clean(r)
+    assert r.rp.leader == 3
+
+
 def test_up_to_1_0_a_preferred_election_not_needed_is_logged_but_writes_nothing():
     # PartitionStateMachine @1.0.2 swallows LeaderElectionNotNeeded and logs the Online -> Online
     # line with the leader; no LeaderAndIsr follows (real 1.0.2 capture, moves-0).
