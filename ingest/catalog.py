@@ -86,7 +86,8 @@ def keyword_of(body: str) -> str:
     the first word ("enterControlledShutdown[%d]: changing ..."); a TopicPartition is "%tp"
     ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ..."); the
     0.8-1.0 controller's request threads, whose log ident is their name with both ids
-    ("[Controller-1-to-broker-2-send-thread], ..."), "[send-thread]"."""
+    ("[Controller-1-to-broker-2-send-thread], ..."), "[send-thread]"; the 0.8-0.10 topic deletion
+    thread's ("[delete-topics-thread-1], ..."), "[delete-topics-thread]"."""
     keyword = body.split(" ", 1)[0].lower()
     if keyword.isdigit():
         return "%d"
@@ -94,6 +95,8 @@ def keyword_of(body: str) -> str:
         return _BRACKETED_ID.sub("[%d]", keyword)
     if keyword.endswith(("-send-thread]:", "-send-thread],")):
         return "[send-thread]"
+    if keyword.startswith("[delete-topics-thread-"):
+        return "[delete-topics-thread]"
     if keyword[-1:].isdigit():   # the digit test first: this runs per line
         if _TOPIC_PARTITION.fullmatch(keyword):
             return "%tp"

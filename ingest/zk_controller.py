@@ -375,6 +375,29 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # The listener's view of /brokers/ids; the callbacks above are the controller's inputs.
     _row("ctl.broker.listener", "ReplicaStateMachine.scala BrokerChangeListener @0.8.0..@0.10.2", "0.8.0", "0.10.2.2",
          "broker", r"Broker change listener fired for path /brokers/ids with children .*$"),
+    # The other ZooKeeper listeners of 0.8-0.10 say they fired (DEBUG), with the znode's data; what
+    # they set off, the controller's own lines say. Seen unread in a real 0.10.2.2 capture. 0.8.0-0.10.1
+    # name two of them `[PartitionsReassignedListener on N]: ` and `[PreferredReplicaElectionListener
+    # on N]: ` (a logIdent prefix.py does not know); 0.10.2's ControllerZkListener says `on Controller N`.
+    _row("ctl.listener.topic_change", "PartitionStateMachine.scala TopicChangeListener @0.8.0..@0.10.2.2 (DEBUG)", "0.8.0",
+         "0.10.2.2", "topic", r"Topic change listener fired for path /brokers/topics with children .*$"),
+    _row("ctl.listener.reassigned_isr", f"{KC} ReassignedPartitionsIsrChangeListener @0.8.0..@0.10.2.2 (DEBUG)", "0.8.0",
+         "0.10.2.2", "reassigned", r"Reassigned partitions isr change listener fired for path \S+ with children .*$"),
+    _row("ctl.listener.reassigned.0_8", f"{KC} PartitionsReassignedListener @0.8.0..@0.10.1.1 (DEBUG)", "0.8.0", "0.10.1.1",
+         "[partitionsreassignedlistener", r"\[PartitionsReassignedListener on \d+\]: Partitions reassigned listener fired "
+         r"for path \S+\. Record partitions to be reassigned .*$"),
+    _row("ctl.listener.reassigned", f"{KC} PartitionsReassignedListener @0.10.2.0..@0.10.2.2 (DEBUG)", "0.10.2.0",
+         "0.10.2.2", "partitions",
+         r"Partitions reassigned listener fired for path \S+\. Record partitions to be reassigned .*$"),
+    _row("ctl.listener.preferred.0_8", f"{KC} PreferredReplicaElectionListener @0.8.0..@0.10.1.1 (DEBUG)", "0.8.0",
+         "0.10.1.1", "[preferredreplicaelectionlistener", r"\[PreferredReplicaElectionListener on \d+\]: Preferred replica "
+         r"election listener fired for path \S+\. Record partitions to undergo preferred replica election .*$"),
+    _row("ctl.listener.preferred", f"{KC} PreferredReplicaElectionListener @0.10.2.0..@0.10.2.2 (DEBUG)", "0.10.2.0",
+         "0.10.2.2", "preferred",
+         r"Preferred replica election listener fired for path \S+\. Record partitions to undergo preferred replica "
+         r"election .*$"),
+    _row("ctl.listener.isr_notification", f"{KC} IsrChangeNotificationListener @0.10.2.0..@0.10.2.2 (DEBUG; no line "
+         "before)", "0.10.2.0", "0.10.2.2", "isr", r"ISR change notification listener fired$"),
     _row("ctl.broker.change", f"{KC} BrokerChange @0.8.0..@2.1; processBrokerChange @2.2..@3.9", "0.8.0", None, "newly",
          r"Newly added brokers: [\d,]*, deleted brokers: [\d,]*, (?:bounced brokers: [\d,]*, )?all live brokers: [\d,]*$"),
     _row("ctl.broker.epochs", f"{KC} processBrokerChange @2.2..@3.9", "2.2.0", None, "updated",
@@ -551,6 +574,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # TopicDeletionManager: progress of deletions already started (logIdent unknown to prefix.py).
     _row("ctl.deletion.manager", "TopicDeletionManager.scala @0.8.1..@3.9 (logIdent `[Topic Deletion Manager N], ` <=2.0, "
          "`[Topic Deletion Manager N] ` after)", "0.8.1", None, "[topic", r"\[Topic Deletion Manager \d+\],? \S.*$"),
+    # Its DeleteTopicsThread (0.8.1-0.10.2) logs under its thread name instead (ShutdownableThread's
+    # logIdent `[delete-topics-thread-N], `): the deletion's progress, as the manager's lines.
+    _row("ctl.deletion.thread", "TopicDeletionManager.scala DeleteTopicsThread @0.8.2.2..@0.10.2.2 (0.11 dropped the "
+         "thread; 0.8.1, which brought topic deletion, not seen)", "0.8.1", "0.10.2.2", "[delete-topics-thread]",
+         r"\[delete-topics-thread-\d+\], \S.*$"),
 
     # §3.5 Unclean leader election --------------------------------------------------------------
     _row("ctl.unclean.logged", "PartitionLeaderSelector.scala OfflinePartitionLeaderSelector @0.8.0..@1.0", "0.8.0", "1.0.2",
@@ -743,8 +771,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # Config in effect (server.log, kafka.log.LogManager / kafka.server.KafkaConfig): whether unclean
     # elections were allowed, which decides how serious one is. The log's properties are printed when
     # a replica's log is created; the broker's config when it starts.
-    _row("srv.log.created.all", "LogManager.scala createLog/getOrCreateLog @0.11..@2.8.0 (every property, `{k -> v, ...}.`; "
-         "first release not pinned)", "0.11.0.0", "2.8.0", "created",
+    _row("srv.log.created.all", "LogManager.scala createLog/getOrCreateLog @0.8.2.2..@2.8.0 (every property, `{k -> v, ...}.`; "
+         "0.8.0 prints none; a real 0.10.2.2 capture)", "0.8.2.0", "2.8.0", "created",
          rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>.* -> .*)\}}\.$", _log_created_all),
     _row("srv.log.created", "LogManager.scala getOrCreateLog @2.8.1..@4.x (overrides only, `{k=v, ...}`: apache/kafka#10828, "
          "in 2.8.1 and 3.0.0; the 2.8.1 and 2.8.2 sources jars and a real 2.8.2 capture)", "2.8.1", None, "created", rf"Created log for partition {_TP} in .+ with properties \{{(?P<props>[^{{}}]*)\}}$",

@@ -66,3 +66,9 @@ def test_a_ratio_first_word_is_keyed_as_one():
     assert keyword_of("2/3 replicas have caught up with the leader") == "%d/%d"
     assert keyword_of("12/120 replicas") == "%d/%d"
     assert keyword_of("2/x replicas") == "2/x"
+
+
+def test_the_old_topic_deletion_thread_is_keyed_as_one():
+    # 0.8-0.10 "[delete-topics-thread-N], ..." (ShutdownableThread's logIdent: the thread's name)
+    assert keyword_of("[delete-topics-thread-1], Handling deletion for topics t") == "[delete-topics-thread]"
+    assert keyword_of("[delete-topics-thread-120], Starting ") == "[delete-topics-thread]"

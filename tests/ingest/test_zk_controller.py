@@ -177,6 +177,13 @@ SERVER_CASES = [
     ("0.11.0.3", "Created log for partition [fizz,0] in /tmp/kafka-logs with properties {compression.type -> producer, "
                  "unclean.leader.election.enable -> false, min.insync.replicas -> 1}.",
      [{"event_type": OBSERVED, "topic": "fizz", "partition": 0, "config_name": UNCLEAN, "config_value": "false"}]),
+    ("0.10.2.2", "Created log for partition [unclean,0] in /tmp/s19/capwork010/zk-0.11-trace/broker-1/data with "
+                      "properties {compression.type -> producer, message.format.version -> 0.10.2-IV0, "
+                      "unclean.leader.election.enable -> true, min.insync.replicas -> 1}.",
+     [{"event_type": OBSERVED, "topic": "unclean", "partition": 0, "config_name": UNCLEAN, "config_value": "true"}]),
+    ("0.8.2.2", "Created log for partition [t,0] in /tmp/kafka-logs with properties {segment.index.bytes -> 10485760, "
+                "unclean.leader.election.enable -> false, retention.ms -> 604800000}.",
+     [{"event_type": OBSERVED, "topic": "t", "partition": 0, "config_name": UNCLEAN, "config_value": "false"}]),
     ("2.4.1", "Created log for partition t.a-3 in /var/lib/kafka/data/t.a-3 with properties {cleanup.policy -> [delete, "
               "compact], unclean.leader.election.enable -> true, retention.ms -> 604800000}.",
      [{"event_type": OBSERVED, "topic": "t.a", "partition": 3, "config_name": UNCLEAN, "config_value": "true"}]),
@@ -269,6 +276,35 @@ QUIET = [
     ("0.8.2.2", "[BrokerChangeListener on Controller 1]: Newly added brokers: 3, deleted brokers: , all live brokers: 1,2,3"),
     ("0.8.0", "[AddPartitionsListener on 1]: Add Partition triggered {\"version\":1,\"partitions\":{\"0\":[1,2]}} "
               "for path /brokers/topics/t"),
+    # The 0.8-0.10 ZooKeeper listeners saying they fired, and the 0.8-0.10 deletion thread: the
+    # "real" ones verbatim from a 0.10.2.2 capture (the other 0.10.2.2 ones cut short), the rest from
+    # the sources of the release named.
+    ("0.10.2.2 real", "[TopicChangeListener on Controller 1]: Topic change listener fired for path /brokers/topics with "
+                      "children doomed,events,moves"),
+    ("0.10.2.2 real", "[ReassignedPartitionsIsrChangeListener on Controller 2]: Reassigned partitions isr change listener "
+                      "fired for path /brokers/topics/moves/partitions/0/state with children {\"controller_epoch\":2,"
+                      "\"leader\":1,\"version\":1,\"leader_epoch\":3,\"isr\":[2,1,3]}"),
+    ("0.8.0", "[ReassignedPartitionsIsrChangeListener on controller 1]: Reassigned partitions isr change listener fired "
+              "for path /brokers/topics/t/partitions/0/state with children {\"controller_epoch\":1,\"leader\":1,"
+              "\"leader_epoch\":0,\"isr\":[1,2]}"),
+    ("0.10.2.2", "[PartitionsReassignedListener on Controller 2]: Partitions reassigned listener fired for path "
+                      "/admin/reassign_partitions. Record partitions to be reassigned {\"version\":1,\"partitions\":"
+                      "[{\"topic\":\"moves\",\"partition\":0,\"replicas\":[3,2]}]}"),
+    ("0.8.0", "[PartitionsReassignedListener on 1]: Partitions reassigned listener fired for path "
+              "/admin/reassign_partitions. Record partitions to be reassigned {\"partitions\":[{\"topic\":\"t\","
+              "\"partition\":0,\"replicas\":[2,3]}]}"),
+    ("0.10.2.2", "[PreferredReplicaElectionListener on Controller 2]: Preferred replica election listener fired for "
+                      "path /admin/preferred_replica_election. Record partitions to undergo preferred replica election "
+                      "{\"version\":1,\"partitions\":[{\"topic\":\"events\",\"partition\":1}]}"),
+    ("0.9.0.1", "[PreferredReplicaElectionListener on 1]: Preferred replica election listener fired for path "
+                "/admin/preferred_replica_election. Record partitions to undergo preferred replica election "
+                "{\"partitions\":[{\"topic\":\"t\",\"partition\":0}]}"),
+    ("0.10.2.2 real", "[IsrChangeNotificationListener on Controller 2]: ISR change notification listener fired"),
+    ("0.10.2.2 real", "[delete-topics-thread-1], Starting "),
+    ("0.10.2.2 real", "[delete-topics-thread-2], Handling deletion for topics doomed"),
+    ("0.10.2.2 real", "[delete-topics-thread-2], Deletion of topic doomed (re)started"),
+    ("0.10.2.2 real", "[delete-topics-thread-2], Deletion for replicas 2,1 for partition [doomed,0] of topic doomed in progress"),
+    ("0.8.2.2", "[delete-topics-thread-12], Deletion of topic t successfully completed"),
     ("0.8.1.1", "[Partition state machine on Controller 1]: Invoking state change to OnlinePartition for partitions [t,0]"),
     ("0.9.0.1", "[Topic Deletion Manager 1], Handling deletion for topics t"),
     ("0.10.2.1", "[OfflinePartitionLeaderSelector]: Selected new leader and ISR {\"leader\":2,\"leader_epoch\":5,\"isr\":[2]} "
