@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK010_VERSION = os.environ.get("KAFKA_ZK010_VERSION", "0.10.2.2")  # the controller of ZkClient listeners and locks, before 0.11's event queue
 ZK011_VERSION = os.environ.get("KAFKA_ZK011_VERSION", "0.11.0.3")  # the 0.x log formats ([t,0], lower-case sentences)
 ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller before 1.1's rewrite (Scala 2.12 build)
 ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default

@@ -215,17 +215,21 @@ def unclean_election(c: Cluster, rec: Recorder) -> dict:
     with rec.step("unclean_restart_out_of_sync", broker=b) as s:
         c.start_node(b)
         c.wait_partitions(f"{b} to lead {key} (unclean election)", partition_is(key, leader=b), timeout=120)
-        if c.release < (2, 0):
-            # Before 2.0 (KIP-279) a new leader records its epoch in the checkpoint on its first
-            # append, not when it becomes leader (Partition.makeLeader @1.0.2, @2.0.1).
-            s["producer"] = produce(c, UNCLEAN_TOPIC, 10, acks="1")
-        # The broker's own record of the epoch it leads at (written when it becomes leader).
-        epoch = wait_for(f"{key}'s leader-epoch-checkpoint on broker {b} to move past {epoch_before}",
-                         lambda: _newer(c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0), epoch_before), 60)
-        s["leader_epoch_checkpoint"] = epoch
+        epoch = None
+        if c.release >= (0, 11):   # the leader-epoch checkpoint came with KIP-101 (0.11.0)
+            if c.release < (2, 0):
+                # Before 2.0 (KIP-279) a new leader records its epoch in the checkpoint on its first
+                # append, not when it becomes leader (Partition.makeLeader @1.0.2, @2.0.1).
+                s["producer"] = produce(c, UNCLEAN_TOPIC, 10, acks="1")
+            # The broker's own record of the epoch it leads at (written when it becomes leader).
+            epoch = wait_for(f"{key}'s leader-epoch-checkpoint on broker {b} to move past {epoch_before}",
+                             lambda: _newer(c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0), epoch_before), 60)
+            s["leader_epoch_checkpoint"] = epoch
         if isinstance(c, ZkCluster):
             state = c.partition_state(UNCLEAN_TOPIC, 0)
             s["zk_state"] = state
+            if epoch is None:   # no checkpoint to hold it to: the znode is the only record
+                epoch = state["leader_epoch"]
             if state["leader"] != b or state["leader_epoch"] != epoch:
                 raise AssertionError(f"ZooKeeper says {state}, broker {b}'s checkpoint says epoch {epoch}")
 
