@@ -398,6 +398,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"election .*$"),
     _row("ctl.listener.isr_notification", f"{KC} IsrChangeNotificationListener @0.10.2.0..@0.10.2.2 (DEBUG; no line "
          "before)", "0.10.2.0", "0.10.2.2", "isr", r"ISR change notification listener fired$"),
+    _row("ctl.listener.isr_notification.0_9", f"{KC} IsrChangeNotificationListener @0.9.0.1..@0.10.1.1 (DEBUG; its name "
+         "written into the message; a real 0.9.0.1 capture)", "0.9.0", "0.10.1.1", "[isrchangenotificationlistener]",
+         r"\[IsrChangeNotificationListener\] Fired!!!$"),
     _row("ctl.broker.change", f"{KC} BrokerChange @0.8.0..@2.1; processBrokerChange @2.2..@3.9", "0.8.0", None, "newly",
          r"Newly added brokers: [\d,]*, deleted brokers: [\d,]*, (?:bounced brokers: [\d,]*, )?all live brokers: [\d,]*$"),
     _row("ctl.broker.epochs", f"{KC} processBrokerChange @2.2..@3.9", "2.2.0", None, "updated",
@@ -765,6 +768,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # Partition.createLog (ZK and KRaft brokers): a replica's log opened, no leadership or ISR.
     _row("srv.log.no_checkpoint", "Partition.scala @0.10.2.0..@4.x (0.8.2-0.10.1 print [t,0])", "0.10.2.0", None, "no",
          r"No checkpointed highwatermark is found for partition \S+-\d+$"),
+    _row("srv.log.no_checkpoint.0_8", "Partition.scala getOrCreateReplica @0.8.2.2..@0.10.1.1 (WARN in 0.8.2, INFO after; "
+         "none in 0.8.0; a real 0.9.0.1 capture)", "0.8.2.0", "0.10.1.1", "no",
+         r"No checkpointed highwatermark is found for partition \[[\w.-]+,\d+\]$"),
     _row("srv.log.loaded", "Partition.scala createLog @2.4..@4.x (Replica.scala, another logger, before)", "2.4.0", None,
          "log", r"Log loaded for partition \S+-\d+ with initial high watermark -?\d+$"),
 

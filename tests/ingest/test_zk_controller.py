@@ -300,6 +300,7 @@ QUIET = [
                 "/admin/preferred_replica_election. Record partitions to undergo preferred replica election "
                 "{\"partitions\":[{\"topic\":\"t\",\"partition\":0}]}"),
     ("0.10.2.2 real", "[IsrChangeNotificationListener on Controller 2]: ISR change notification listener fired"),
+    ("0.9.0.1 real", "[IsrChangeNotificationListener] Fired!!!"),
     ("0.10.2.2 real", "[delete-topics-thread-1], Starting "),
     ("0.10.2.2 real", "[delete-topics-thread-2], Handling deletion for topics doomed"),
     ("0.10.2.2 real", "[delete-topics-thread-2], Deletion of topic doomed (re)started"),
@@ -424,6 +425,8 @@ QUIET_SERVER = [
     ("2.7.2", "[Partition t-0 broker=1] Controller failed to update ISR to PendingShrinkIsr(isr=Set(1, 2), "
               "outOfSyncReplicaIds=Set(3)) due to invalid zk version. Giving up."),
     ("0.10.2.2", "Partition [t,0] on broker 1: No checkpointed highwatermark is found for partition t-0"),
+    ("0.9.0.1 real", "Partition [events,0] on broker 1: No checkpointed highwatermark is found for partition [events,0]"),
+    ("0.8.2.2", "Partition [t,0] on broker 1: No checkpointed highwatermark is found for partition [t,0]"),
     ("0.10.2.2", "Error while electing or becoming leader on broker 1"),
     ("3.3.2", "[Partition t-0 broker=1] Failed to alter partition to PendingShrinkIsr(isr=Set(1, 2), "
               "outOfSyncReplicaIds=Set(3)) since the controller rejected the request with FENCED_LEADER_EPOCH. Partition "
