@@ -5,21 +5,23 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the seven defaults
+#   tests/kafka_cluster/fetch.sh                 # the eight defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
-#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK010_VERSION, _ZK011_,
+#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK09_VERSION, _ZK010_, _ZK011_,
 #                                                         # _ZK10_, _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
 #
-# Defaults: 0.10.2.2 (the controller before 0.11's event queue), 0.11.0.3 (the 0.x log formats), 1.0.2 (the controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the
-# last 2.x release (2.8.2), the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x
-# release whose artifacts are all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central
-# but kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not:
-# 4.4.0 cannot be resolved yet, so 4.3.1.)
+# Defaults: 0.9.0.1 (the 0.8.2-0.10.1 forms; Scala 2.11), 0.10.2.2 (the controller before 0.11's
+# event queue), 0.11.0.3 (the 0.x log formats), 1.0.2 (the controller before 1.1's rewrite), 2.4.1
+# (the 1.1-2.5 log formats), the last 2.x release (2.8.2), the latest 3.9 patch (last
+# ZooKeeper-mode line) and the latest 4.x release whose artifacts are all on Maven Central. (On
+# 2026-11-21 kafka_2.13 4.4.0 is on Central but kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a
+# dependency of kafka_2.13 itself, are not: 4.4.0 cannot be resolved yet, so 4.3.1.)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK09_VERSION="${KAFKA_ZK09_VERSION:-0.9.0.1}"
 ZK010_VERSION="${KAFKA_ZK010_VERSION:-0.10.2.2}"
 ZK011_VERSION="${KAFKA_ZK011_VERSION:-0.11.0.3}"
 ZK10_VERSION="${KAFKA_ZK10_VERSION:-1.0.2}"
@@ -67,6 +69,7 @@ fetch() {
 if [[ $# -gt 0 ]]; then
   for v in "$@"; do fetch "$v"; done
 else
+  fetch "$ZK09_VERSION"
   fetch "$ZK010_VERSION"
   fetch "$ZK011_VERSION"
   fetch "$ZK10_VERSION"

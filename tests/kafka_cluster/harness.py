@@ -13,7 +13,7 @@ exits, at interpreter exit (atexit), and by the kernel if this Python process di
 (PR_SET_PDEATHSIG): no broker outlives the test that started it.
 
 Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
-controller.log per node): 0.11-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+controller.log per node): 0.9-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
 Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
 -Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
 from __future__ import annotations
@@ -27,6 +27,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import time
 import uuid
@@ -41,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK09_VERSION = os.environ.get("KAFKA_ZK09_VERSION", "0.9.0.1")    # 0.8.2-0.10.1 log forms (broker lines print [t,0]; Scala 2.11 build)
 ZK010_VERSION = os.environ.get("KAFKA_ZK010_VERSION", "0.10.2.2")  # the controller of ZkClient listeners and locks, before 0.11's event queue
 ZK011_VERSION = os.environ.get("KAFKA_ZK011_VERSION", "0.11.0.3")  # the 0.x log formats ([t,0], lower-case sentences)
 ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller before 1.1's rewrite (Scala 2.12 build)
@@ -69,7 +71,6 @@ class ToolFailed(RuntimeError):
 MAIN_CLASSES: dict[str, tuple[str, ...]] = {
     "broker": ("kafka.Kafka",),
     "zookeeper": ("org.apache.zookeeper.server.quorum.QuorumPeerMain",),   # what zookeeper-server-start.sh runs
-    "zookeeper_shell": ("org.apache.zookeeper.ZooKeeperMain",),
     "storage": ("kafka.tools.StorageTool",),
     "topics": ("org.apache.kafka.tools.TopicCommand", "kafka.admin.TopicCommand"),
     "reassign": ("org.apache.kafka.tools.reassign.ReassignPartitionsCommand", "kafka.admin.ReassignPartitionsCommand"),
@@ -750,8 +751,47 @@ COMMON_BROKER = {
 }
 
 
+def zk_get_data(host: str, port: int, path: str, timeout: float = 10.0) -> bytes | None:
+    """A znode's data, read in ZooKeeper's own wire protocol (length-framed jute records: a
+    ConnectRequest, then a GetDataRequest, opcode 4, then closeSession, -11); None if there is no
+    such znode. Not ZooKeeperMain: the 3.4.6 of Kafka 0.8.2-0.9 ignores a command given on its
+    command line (ZOOKEEPER-1897), and a JVM per read is slow anyway."""
+    def send(sock: socket.socket, payload: bytes) -> None:
+        sock.sendall(struct.pack(">i", len(payload)) + payload)
+
+    def receive(sock: socket.socket) -> bytes:
+        (n,) = struct.unpack(">i", _recv_exactly(sock, 4))
+        return _recv_exactly(sock, n)
+
+    raw = path.encode()
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        # protocolVersion, lastZxidSeen, timeOut (ms), sessionId, passwd (16 bytes): a new session
+        send(sock, struct.pack(">iqiqi", 0, 0, int(timeout * 1000), 0, 16) + bytes(16))
+        receive(sock)
+        send(sock, struct.pack(">iii", 1, 4, len(raw)) + raw + b"\x00")   # xid 1, getData(path, watch=false)
+        reply = receive(sock)
+        send(sock, struct.pack(">ii", 2, -11))
+    _xid, _zxid, err = struct.unpack_from(">iqi", reply)   # ReplyHeader
+    if err == -101:   # NONODE
+        return None
+    if err:
+        raise ToolFailed(f"ZooKeeper error {err} reading {path}")
+    (n,) = struct.unpack_from(">i", reply, 16)
+    return reply[20:20 + n] if n > 0 else b""
+
+
+def _recv_exactly(sock: socket.socket, n: int) -> bytes:
+    out = b""
+    while len(out) < n:
+        chunk = sock.recv(n - len(out))
+        if not chunk:
+            raise ToolFailed("ZooKeeper closed the connection")
+        out += chunk
+    return out
+
+
 class ZkCluster(Cluster):
-    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 0.11-3.9)."""
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 0.9-3.9)."""
     mode = "zk"
 
     def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:
@@ -833,12 +873,11 @@ class ZkCluster(Cluster):
         return port_open(self.zk_port)
 
     def zk_get(self, path: str) -> str:
-        """The data of a znode (ZooKeeperMain `get`), e.g. /controller or a partition's state."""
-        proc = self.tool("zookeeper_shell", "-server", f"{HOST}:{self.zk_port}", "get", path, timeout=60)
-        for line in proc.stdout.splitlines():
-            if line.startswith("{") or line.strip().isdigit():
-                return line.strip()
-        raise ToolFailed(f"no data for {path} in: {proc.stdout[-1000:]} {proc.stderr[-1000:]}")
+        """The data of a znode, e.g. /controller or a partition's state."""
+        data = zk_get_data(HOST, self.zk_port, path)
+        if not data:
+            raise ToolFailed(f"no data for {path} in ZooKeeper on port {self.zk_port}")
+        return data.decode()
 
     def controller_id(self) -> int:
         return int(json.loads(self.zk_get("/controller"))["brokerid"])

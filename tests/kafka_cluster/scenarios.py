@@ -1,7 +1,7 @@
 """The scripted history every capture runs, on a started ZkCluster or KRaftCluster, driven by Kafka's
 own command-line tools from the same jars (TopicCommand, ProducerPerformance,
-LeaderElectionCommand, ReassignPartitionsCommand; ZooKeeperMain / MetadataQuorumCommand to find
-the controller). One capture runs all steps in sequence:
+LeaderElectionCommand, ReassignPartitionsCommand; MetadataQuorumCommand, or in ZooKeeper mode a
+read of the /controller znode, to find the controller). One capture runs all steps in sequence:
 
   create_topics, produce, kill9_controller, restart_killed, controlled_shutdown,
   restart_shut_down, preferred_election, reassignment, delete_topic,
