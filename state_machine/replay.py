@@ -790,6 +790,14 @@ class PartitionReplay:
             return
         step = self._claim_partition(target)
         if step is None:
+            if (record.leader_epoch is None and target is P.OnlinePartition and self.state is P.OnlinePartition
+                    and record.leader == self.leader == self.recorded_epoch_leader
+                    and self.leader_epoch == self.recorded_epoch):
+                # The same, in the 0.8-1.0 form, which names the leader alone: a broker's copy
+                # sorted first and claimed the election (a real 0.8.2.2 capture). Taken as a new
+                # decision, it ran the reassignment's remaining steps ahead of their own lines.
+                self._note_recorded(record)
+                return
             self._unprompted_partition_change(record, previous, target)
             return
         if (step.kind is ElectionKind.preferred and record.leader_epoch is None and self.state is P.OnlinePartition

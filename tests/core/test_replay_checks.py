@@ -768,6 +768,37 @@ def test_in_0_x_forms_the_cached_isr_is_told_by_the_replicas_the_leader_added():
     assert r.rp.leader == 3
 
 
+def test_in_0_x_forms_a_brokers_copy_of_an_election_sorted_first_leaves_the_controllers_line_nothing_new():
+    # Real 0.8.2.2 (moves-1 of a fresh capture): AR [2,3] -> [1,3], leader 2 not kept. Broker 1's
+    # "received LeaderAndIsr request (Leader:1,ISR:2,3,1,LeaderEpoch:2,...)" sorted before the
+    # controller's "changed partition [moves,1] from OnlinePartition to OnlinePartition with leader
+    # 1", which names no epoch. Taken as a new election, that line ran the reassignment's removal of
+    # 2 ahead of the controller's request, and the request's ISR was reported outside AR [1,3].
+    r = replay("0.8.2.2",
+               e("ControllerFailover", brokers=[1, 2, 3], **C1),
+               e("TopicCreation", replicas=[2, 3]),
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2, **C1),
+               e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], **C1),
+               e("ReassignmentStart", replicas=[1, 3]),
+               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1),
+               e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+               e("IsrChange", leader=2, isr=[2, 3, 1]),
+               e("ReplicaStateChange", replica=1, from_state="NewReplica", to_state="OnlineReplica", **C1),
+               e("ReplicaStateChange", replica=3, from_state="OnlineReplica", to_state="OnlineReplica", **C1),
+               e("LeaderAndIsrReceived", recording_broker=1, leader=1, leader_epoch=2, isr=[2, 3, 1], **C1),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=1, **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=2, isr=[2, 3, 1], **C1),
+               e("ReplicaStateChange", replica=2, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=3, isr=[3, 1], **C1),
+               e("ReplicaStateChange", replica=2, from_state="OfflineReplica", to_state="ReplicaDeletionStarted", **C1),
+               e("ReplicaStateChange", replica=2, from_state="ReplicaDeletionStarted",
+                 to_state="ReplicaDeletionSuccessful", **C1),
+               e("ReplicaStateChange", replica=2, from_state="ReplicaDeletionSuccessful",
+                 to_state="NonExistentReplica", **C1))
+    clean(r)
+    assert (r.rp.leader, r.rp.leader_epoch, r.rp.isr, r.rp.replicas) == (1, 3, (3, 1), (1, 3))
+
+
 def test_up_to_1_0_a_preferred_election_not_needed_is_logged_but_writes_nothing():
     # PartitionStateMachine @1.0.2 swallows LeaderElectionNotNeeded and logs the Online -> Online
     # line with the leader; no LeaderAndIsr follows (real 1.0.2 capture, moves-0).
