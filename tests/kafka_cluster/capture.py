@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .harness import KRAFT_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
+from .harness import KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
 from .scenarios import Recorder, now_iso, parse_final, run_all
 
 
@@ -42,6 +42,7 @@ class Scenario:
 
 
 SCENARIOS: dict[str, Scenario] = {
+    "zk-0.8-trace": Scenario("zk", ZK08_VERSION, "TRACE"),
     "zk-0.9-trace": Scenario("zk", ZK09_VERSION, "TRACE"),
     "zk-0.10-trace": Scenario("zk", ZK010_VERSION, "TRACE"),
     "zk-0.11-trace": Scenario("zk", ZK011_VERSION, "TRACE"),

@@ -5,22 +5,24 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the eight defaults
+#   tests/kafka_cluster/fetch.sh                 # the nine defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
-#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK09_VERSION, _ZK010_, _ZK011_,
+#   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK08_VERSION, _ZK09_, _ZK010_, _ZK011_,
 #                                                         # _ZK10_, _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
 #
-# Defaults: 0.9.0.1 (the 0.8.2-0.10.1 forms; Scala 2.11), 0.10.2.2 (the controller before 0.11's
-# event queue), 0.11.0.3 (the 0.x log formats), 1.0.2 (the controller before 1.1's rewrite), 2.4.1
-# (the 1.1-2.5 log formats), the last 2.x release (2.8.2), the latest 3.9 patch (last
-# ZooKeeper-mode line) and the latest 4.x release whose artifacts are all on Maven Central. (On
-# 2026-11-21 kafka_2.13 4.4.0 is on Central but kafka-tools 4.4.0 and kafka-tools-api 4.4.0, a
-# dependency of kafka_2.13 itself, are not: 4.4.0 cannot be resolved yet, so 4.3.1.)
+# Defaults: 0.8.2.2 (no listeners, no kafka-tools), 0.9.0.1 (the 0.8.2-0.10.1 forms; Scala 2.11),
+# 0.10.2.2 (the controller before 0.11's event queue), 0.11.0.3 (the 0.x log formats), 1.0.2 (the
+# controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the last 2.x release (2.8.2),
+# the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x release whose artifacts are
+# all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but kafka-tools 4.4.0 and
+# kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not: 4.4.0 cannot be resolved
+# yet, so 4.3.1.)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${KAFKA_CACHE:-$ROOT/.cache/kafka}"
+ZK08_VERSION="${KAFKA_ZK08_VERSION:-0.8.2.2}"
 ZK09_VERSION="${KAFKA_ZK09_VERSION:-0.9.0.1}"
 ZK010_VERSION="${KAFKA_ZK010_VERSION:-0.10.2.2}"
 ZK011_VERSION="${KAFKA_ZK011_VERSION:-0.11.0.3}"
@@ -33,7 +35,8 @@ KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
 log() { echo "[kafka-fetch] $*"; }
 
 # 0.x-3.x log through log4j 1 (reload4j), 4.x through log4j2; 0.x also needs JAXB (gone from Java 11).
-profile_for() { case "$1" in 0.*) echo reload4j,jaxb ;; 1.*|2.*|3.*) echo reload4j ;; *) echo log4j2 ;; esac; }
+# kafka-tools (the tools profile) starts at 0.9.0.
+profile_for() { case "$1" in 0.8.*) echo reload4j,jaxb ;; 0.*) echo reload4j,jaxb,tools ;; 1.*|2.*|3.*) echo reload4j,tools ;; *) echo log4j2,tools ;; esac; }
 # The Scala build of core: 2.13 from 2.4.0, 2.12 from 0.10.2 (the newest each release was built for).
 scala_for() { case "$1" in 0.8.*|0.9.*|0.10.0.*|0.10.1.*) echo 2.11 ;; 0.*|1.*|2.[0-3].*) echo 2.12 ;; *) echo 2.13 ;; esac; }
 
@@ -69,6 +72,7 @@ fetch() {
 if [[ $# -gt 0 ]]; then
   for v in "$@"; do fetch "$v"; done
 else
+  fetch "$ZK08_VERSION"
   fetch "$ZK09_VERSION"
   fetch "$ZK010_VERSION"
   fetch "$ZK011_VERSION"

@@ -13,7 +13,7 @@ exits, at interpreter exit (atexit), and by the kernel if this Python process di
 (PR_SET_PDEATHSIG): no broker outlives the test that started it.
 
 Log files follow Kafka's stock layout (`[%d] %p %m (%c)%n`; server.log, state-change.log,
-controller.log per node): 0.9-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
+controller.log per node): 0.8.2-3.x with the content of Kafka 3.9's config/log4j.properties, 4.x with
 Kafka 4.x's config/log4j2.yaml, both written here from the source (see LOG4J_*). The JVMs run with
 -Duser.timezone=UTC, so log timestamps (which carry no zone) are UTC."""
 from __future__ import annotations
@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("KAFKA_CACHE", ROOT / ".cache" / "kafka"))
 FETCH = Path(__file__).with_name("fetch.sh")
 ZK_VERSION = os.environ.get("KAFKA_ZK_VERSION", "3.9.2")        # last ZooKeeper-mode line
+ZK08_VERSION = os.environ.get("KAFKA_ZK08_VERSION", "0.8.2.2")    # 0.8: no listeners, no kafka-tools, no fetcher back-off
 ZK09_VERSION = os.environ.get("KAFKA_ZK09_VERSION", "0.9.0.1")    # 0.8.2-0.10.1 log forms (broker lines print [t,0]; Scala 2.11 build)
 ZK010_VERSION = os.environ.get("KAFKA_ZK010_VERSION", "0.10.2.2")  # the controller of ZkClient listeners and locks, before 0.11's event queue
 ZK011_VERSION = os.environ.get("KAFKA_ZK011_VERSION", "0.11.0.3")  # the 0.x log formats ([t,0], lower-case sentences)
@@ -75,7 +76,8 @@ MAIN_CLASSES: dict[str, tuple[str, ...]] = {
     "topics": ("org.apache.kafka.tools.TopicCommand", "kafka.admin.TopicCommand"),
     "reassign": ("org.apache.kafka.tools.reassign.ReassignPartitionsCommand", "kafka.admin.ReassignPartitionsCommand"),
     "leader_election": ("org.apache.kafka.tools.LeaderElectionCommand", "kafka.admin.LeaderElectionCommand"),
-    "producer_perf": ("org.apache.kafka.tools.ProducerPerformance",),
+    "producer_perf": ("org.apache.kafka.tools.ProducerPerformance",
+                      "org.apache.kafka.clients.tools.ProducerPerformance"),   # 0.8.2: in kafka-clients, positional arguments
     "metadata_quorum": ("org.apache.kafka.tools.MetadataQuorumCommand",),
     "dump_log": ("org.apache.kafka.tools.DumpLogSegments", "kafka.tools.DumpLogSegments"),
     "preferred_election": ("kafka.admin.PreferredReplicaLeaderElectionCommand",),   # before 2.4 (ZK_ONLY_BEFORE)
@@ -223,6 +225,14 @@ log4j.additivity.state.change.logger=false
 # Access denials are logged at INFO level, change to DEBUG to also log allowed accesses
 log4j.logger.kafka.authorizer.logger=INFO, authorizerAppender
 log4j.additivity.kafka.authorizer.logger=false
+"""
+
+# The one departure from the stock file, for 0.8: its replica fetcher retries a dead leader with no
+# back-off (KAFKA-1461, fixed in 0.9.0) and logs two lines per try, 128 MB of server.log in one
+# capture. Neither logger is one the audit reads (ingest.lines.AUDITED_LOGGERS).
+LOG4J_0_8_FETCHER = """
+log4j.logger.kafka.consumer.SimpleConsumer=WARN
+log4j.logger.kafka.server.ReplicaFetcherThread=ERROR
 """
 
 # Kafka 4.x's config/log4j2.yaml (apache/kafka, the 4.x file that replaced log4j.properties, KAFKA-9366).
@@ -400,7 +410,10 @@ def log_config(dist: KafkaDist, path: Path, state_change_level: str) -> list[str
         path.write_text(LOG4J2_YAML.format(state_change_level=state_change_level))
         return [f"-Dlog4j2.configurationFile={path}"]
     path = path.with_suffix(".properties")
-    path.write_text(LOG4J_PROPERTIES.format(state_change_level=state_change_level))
+    text = LOG4J_PROPERTIES.format(state_change_level=state_change_level)
+    if parse_version(dist.version) < (0, 9):
+        text += LOG4J_0_8_FETCHER
+    path.write_text(text)
     return [f"-Dlog4j.configuration=file:{path}"]
 
 
@@ -791,7 +804,7 @@ def _recv_exactly(sock: socket.socket, n: int) -> bytes:
 
 
 class ZkCluster(Cluster):
-    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 0.9-3.9)."""
+    """One ZooKeeper server + `brokers` ZooKeeper-mode brokers (Kafka 0.8.2-3.9)."""
     mode = "zk"
 
     def __init__(self, workdir, version: str = ZK_VERSION, **kw) -> None:
@@ -822,11 +835,13 @@ class ZkCluster(Cluster):
             (d / "logs").mkdir(parents=True, exist_ok=True)
             (d / "data").mkdir(exist_ok=True)
             props = d / "server.properties"
+            # Listeners came with 0.9 (KIP-2); 0.8 binds host.name:port.
+            listeners = ({"listeners": f"PLAINTEXT://{HOST}:{port}", "advertised.listeners": f"PLAINTEXT://{HOST}:{port}",
+                          "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT"} if self.release >= (0, 9) else
+                         {"host.name": HOST, "port": port, "advertised.host.name": HOST, "advertised.port": port})
             props.write_text(_properties({
                 "broker.id": node_id,
-                "listeners": f"PLAINTEXT://{HOST}:{port}",
-                "advertised.listeners": f"PLAINTEXT://{HOST}:{port}",
-                "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT",
+                **listeners,
                 "zookeeper.connect": f"{HOST}:{self.zk_port}",
                 "zookeeper.session.timeout.ms": 4000,       # default 18 s: a killed broker is noticed in ~4 s
                 "zookeeper.connection.timeout.ms": 15000,

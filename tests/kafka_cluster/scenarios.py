@@ -83,9 +83,13 @@ def create_topic(c: Cluster, name: str, *args: str) -> None:
 
 def produce(c: Cluster, topic: str, records: int, acks: str = "all") -> str:
     """ProducerPerformance: `records` 100-byte records as fast as possible; returns its summary line."""
-    out = c.tool("producer_perf", "--topic", topic, "--num-records", str(records), "--record-size", "100",
-                 "--throughput", "-1", "--producer-props", f"bootstrap.servers={c.bootstrap}", f"acks={acks}",
-                 "linger.ms=5", "request.timeout.ms=10000", "delivery.timeout.ms=60000", timeout=180).stdout
+    props = [f"bootstrap.servers={c.bootstrap}", f"acks={acks}", "linger.ms=5"]
+    if c.release < (0, 9):   # 0.8.2's (kafka-clients): topic, records, size, records/s, then properties
+        args = [topic, str(records), "100", "1000000", *props]
+    else:
+        args = ["--topic", topic, "--num-records", str(records), "--record-size", "100", "--throughput", "-1",
+                "--producer-props", *props, "request.timeout.ms=10000", "delivery.timeout.ms=60000"]
+    out = c.tool("producer_perf", *args, timeout=180).stdout
     return out.strip().splitlines()[-1] if out.strip() else ""
 
 

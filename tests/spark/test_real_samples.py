@@ -1,5 +1,5 @@
 """The audit on the logs real Kafka clusters wrote (data/samples/real/, captured by
-tests/kafka_cluster): Kafka 0.9.0.1, 0.10.2.2, 0.11.0.3, 1.0.2 and 2.4.1 in ZooKeeper mode at TRACE, Kafka 2.8.2 and 3.9.2 in
+tests/kafka_cluster): Kafka 0.8.2.2, 0.9.0.1, 0.10.2.2, 0.11.0.3, 1.0.2 and 2.4.1 in ZooKeeper mode at TRACE, Kafka 2.8.2 and 3.9.2 in
 ZooKeeper mode, each at TRACE and at the stock INFO level, and Kafka 4.3.1 in KRaft mode. Each capture holds exactly one unclean election; the audit
 must report it and nothing else, and end every partition where `kafka-topics --describe`
 last saw it."""
