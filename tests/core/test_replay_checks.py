@@ -656,6 +656,13 @@ def test_a_reassignment_completing_is_clean_whichever_line_comes_first(era, brok
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 3, 4), 3, (2, 3, 4))
 
 
+def _deleted_after_offline(replica: int) -> tuple:
+    """A replica removed by a reassignment, after its OfflineReplica step: deletion started,
+    successful, gone."""
+    steps = ("OfflineReplica", "ReplicaDeletionStarted", "ReplicaDeletionSuccessful", "NonExistentReplica")
+    return tuple(e("ReplicaStateChange", replica=replica, from_state=a, to_state=b, **C1) for a, b in zip(steps, steps[1:]))
+
+
 def _reassigning_from_2_3(target: list[int]) -> tuple:
     """AR [2,3], leader 2 at epoch 0; a reassignment to `target` (adding 1, keeping leader 2)
     writes its epoch bump (epoch 1, zkVersion 1) and starts replica 1."""
@@ -681,11 +688,7 @@ def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off()
                e("LeaderAndIsr", leader=2, leader_epoch=2, isr=[2, 3, 1], zk_version=3, **C1),
                e("ReplicaStateChange", replica=3, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
                e("LeaderAndIsr", leader=2, leader_epoch=3, isr=[2, 1], zk_version=4, **C1),
-               e("ReplicaStateChange", replica=3, from_state="OfflineReplica", to_state="ReplicaDeletionStarted", **C1),
-               e("ReplicaStateChange", replica=3, from_state="ReplicaDeletionStarted",
-                 to_state="ReplicaDeletionSuccessful", **C1),
-               e("ReplicaStateChange", replica=3, from_state="ReplicaDeletionSuccessful",
-                 to_state="NonExistentReplica", **C1))
+               *_deleted_after_offline(replica=3))
     clean(r)
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 1), 3, (1, 2))
 
@@ -746,21 +749,30 @@ def test_before_2_4_a_request_from_the_controllers_cache_does_not_undo_a_leaders
     assert _cached_isr_resent("2.4").rp.isr == (2, 3)
 
 
+def _reassigning_0_x(old: list[int], target: list[int]) -> tuple:
+    """In the 0.x forms (no zkVersion): AR `old`, led by its head at epoch 0; a reassignment to
+    `target` (one replica new, one kept) bumps the epoch to 1, and the new replica starts, joins
+    the ISR and goes online with the kept one."""
+    leader = old[0]
+    (new,) = [r for r in target if r not in old]
+    (kept,) = [r for r in target if r in old]
+    return (e("ControllerFailover", brokers=[1, 2, 3], **C1),
+            e("TopicCreation", replicas=old),
+            e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=leader, **C1),
+            e("LeaderAndIsr", leader=leader, leader_epoch=0, isr=old, **C1),
+            e("ReassignmentStart", replicas=target),
+            e("LeaderAndIsr", leader=leader, leader_epoch=1, isr=old, **C1),
+            e("ReplicaStateChange", replica=new, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+            e("IsrChange", leader=leader, isr=[*old, new]),
+            e("ReplicaStateChange", replica=new, from_state="NewReplica", to_state="OnlineReplica", **C1),
+            e("ReplicaStateChange", replica=kept, from_state="OnlineReplica", to_state="OnlineReplica", **C1))
+
+
 def test_in_0_x_forms_the_cached_isr_is_told_by_the_replicas_the_leader_added():
     # Real 0.11.0.3 (moves-0 of a fresh capture): AR [1,2] -> [3,2]. After the leader added 3 to
     # the ISR, a request "(Leader:1,ISR:1,2,LeaderEpoch:1,...)" came from the controller's cache;
     # taken as the ISR, it made the reassignment's election of 3 look unclean.
-    r = replay("0.11",
-               e("ControllerFailover", brokers=[1, 2, 3], **C1),
-               e("TopicCreation", replicas=[1, 2]),
-               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
-               e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], **C1),
-               e("ReassignmentStart", replicas=[3, 2]),
-               e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
-               e("ReplicaStateChange", replica=3, from_state="NonExistentReplica", to_state="NewReplica", **C1),
-               e("IsrChange", leader=1, isr=[1, 2, 3]),
-               e("ReplicaStateChange", replica=3, from_state="NewReplica", to_state="OnlineReplica", **C1),
-               e("ReplicaStateChange", replica=2, from_state="OnlineReplica", to_state="OnlineReplica", **C1),
+    r = replay("0.11", *_reassigning_0_x(old=[1, 2], target=[3, 2]),
                e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
                e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=3, **C1),
                e("LeaderAndIsr", leader=3, leader_epoch=2, isr=[1, 2, 3], **C1))
@@ -774,27 +786,13 @@ def test_in_0_x_forms_a_brokers_copy_of_an_election_sorted_first_leaves_the_cont
     # controller's "changed partition [moves,1] from OnlinePartition to OnlinePartition with leader
     # 1", which names no epoch. Taken as a new election, that line ran the reassignment's removal of
     # 2 ahead of the controller's request, and the request's ISR was reported outside AR [1,3].
-    r = replay("0.8.2.2",
-               e("ControllerFailover", brokers=[1, 2, 3], **C1),
-               e("TopicCreation", replicas=[2, 3]),
-               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2, **C1),
-               e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], **C1),
-               e("ReassignmentStart", replicas=[1, 3]),
-               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1),
-               e("ReplicaStateChange", replica=1, from_state="NonExistentReplica", to_state="NewReplica", **C1),
-               e("IsrChange", leader=2, isr=[2, 3, 1]),
-               e("ReplicaStateChange", replica=1, from_state="NewReplica", to_state="OnlineReplica", **C1),
-               e("ReplicaStateChange", replica=3, from_state="OnlineReplica", to_state="OnlineReplica", **C1),
+    r = replay("0.8.2.2", *_reassigning_0_x(old=[2, 3], target=[1, 3]),
                e("LeaderAndIsrReceived", recording_broker=1, leader=1, leader_epoch=2, isr=[2, 3, 1], **C1),
                e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=1, **C1),
                e("LeaderAndIsr", leader=1, leader_epoch=2, isr=[2, 3, 1], **C1),
                e("ReplicaStateChange", replica=2, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
                e("LeaderAndIsr", leader=1, leader_epoch=3, isr=[3, 1], **C1),
-               e("ReplicaStateChange", replica=2, from_state="OfflineReplica", to_state="ReplicaDeletionStarted", **C1),
-               e("ReplicaStateChange", replica=2, from_state="ReplicaDeletionStarted",
-                 to_state="ReplicaDeletionSuccessful", **C1),
-               e("ReplicaStateChange", replica=2, from_state="ReplicaDeletionSuccessful",
-                 to_state="NonExistentReplica", **C1))
+               *_deleted_after_offline(replica=2))
     clean(r)
     assert (r.rp.leader, r.rp.leader_epoch, r.rp.isr, r.rp.replicas) == (1, 3, (3, 1), (1, 3))
 
