@@ -1010,6 +1010,11 @@ class PartitionReplay:
             # real 2.4.1 logs) is still to come, not behind it.
             self._note_recorded(event)
             return
+        if event.zk_version is not None and self.zk_version >= 0 and event.zk_version < self.zk_version:
+            # A write older than one already recorded, logged late: its commit line can come after
+            # the controller's next write (real 2.4.1: "ISR updated to [2,1,3] and zkVersion updated
+            # to [6]" after the reassignment's election at zkVersion 7). It sets nothing off.
+            return
         self._flush(event)
         if self._epoch_regressed(event):
             return

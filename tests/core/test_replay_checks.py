@@ -693,6 +693,25 @@ def test_a_leaders_commit_line_does_not_run_ahead_of_the_completion_it_set_off()
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (2, (2, 1), 3, (1, 2))
 
 
+def test_a_former_leaders_late_commit_line_does_not_run_ahead_of_the_election_it_set_off():
+    """Real 2.4.1 (moves-0 of a fresh capture): AR [1,2] -> [3,2], leader 1 not kept. The leader's
+    "ISR updated to [2,1,3] and zkVersion updated to [6]" was logged after the controller's
+    election of 3 (zkVersion 7) that the write set off. Taken as news, it ran the removal of 1
+    ahead of the election's requests, whose ISR was then reported outside AR [3,2]."""
+    r = replay("2.4", *_reassigning_from_2_3(target=[1, 3]),
+               e("IsrChange", leader=2, isr=[2, 3, 1]),
+               e("ReplicaStateChange", replica=1, from_state="NewReplica", to_state="OnlineReplica", **C1),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=1,
+                 leader_epoch=2, isr=[2, 3, 1], zk_version=3, **C1),
+               e("IsrChange", leader=2, isr=[2, 3, 1], zk_version=2),
+               e("LeaderAndIsr", leader=1, leader_epoch=2, isr=[2, 3, 1], zk_version=3, **C1),
+               e("ReplicaStateChange", replica=2, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+               e("LeaderAndIsr", leader=1, leader_epoch=3, isr=[3, 1], zk_version=4, **C1),
+               *_deleted_after_offline(replica=2))
+    clean(r)
+    assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch, r.rp.replicas) == (1, (3, 1), 3, (1, 3))
+
+
 def _cached_epoch_resent(era: str):
     """AR [2,3] -> [1,3] with leader 2 kept: the reassignment bumps the epoch to 1 in ZooKeeper;
     then the controller sends broker 3 (a replica going online) the leadership from its cache."""
