@@ -782,19 +782,14 @@ class PartitionReplay:
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
                           f"{previous.value} -> {target.value} is not a valid transition in era {self.era.name} "
                           f"(valid previous states: {sorted(s.value for s in self.era.partition_valid_previous[target])})", ())
-        if (target is P.OnlinePartition and self.state is P.OnlinePartition and record.leader == self.leader
-                and record.leader_epoch is not None and record.leader_epoch == self.leader_epoch == self.recorded_epoch):
-            # The controller's own line of the decision a broker's copy of it already applied
-            # (the copy sorted first: the same millisecond, a lower broker id): nothing new.
+        if record.leader_epoch is not None and self._applied_by_broker_copy(record, target):
             self._note_recorded(record)
             return
         step = self._claim_partition(target)
         if step is None:
-            if (record.leader_epoch is None and target is P.OnlinePartition and self.state is P.OnlinePartition
-                    and record.leader == self.leader == self.recorded_epoch_leader
-                    and self.leader_epoch == self.recorded_epoch):
-                # The same, in the 0.8-1.0 form, which names the leader alone: a broker's copy
-                # sorted first and claimed the election (a real 0.8.2.2 capture). Taken as a new
+            if self._applied_by_broker_copy(record, target):
+                # The 0.8-1.0 form, which names the leader alone, only once no pending step is
+                # its own: the copy claimed the election (a real 0.8.2.2 capture). Taken as a new
                 # decision, it ran the reassignment's remaining steps ahead of their own lines.
                 self._note_recorded(record)
                 return
@@ -824,6 +819,16 @@ class PartitionReplay:
             return
         # Applied as recorded, whatever its condition said (a step that has none is passed as it is).
         self._apply_step(step._replace(conditional=False) if step.conditional else step, record)
+
+    def _applied_by_broker_copy(self, record: Event, target: PartitionState) -> bool:
+        """The controller's own line of the election a broker's copy of it already applied (the
+        copy sorted first: the same millisecond, a lower broker id): nothing new."""
+        if (target is not P.OnlinePartition or self.state is not P.OnlinePartition or record.leader != self.leader
+                or self.leader_epoch != self.recorded_epoch):
+            return False
+        if record.leader_epoch is not None:
+            return record.leader_epoch == self.leader_epoch
+        return record.leader == self.recorded_epoch_leader  # the form naming the leader alone
 
     def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
         if target is P.NewPartition and record.replicas is not None:
@@ -1010,7 +1015,7 @@ class PartitionReplay:
             # real 2.4.1 logs) is still to come, not behind it.
             self._note_recorded(event)
             return
-        if event.zk_version is not None and self.zk_version >= 0 and event.zk_version < self.zk_version:
+        if self._isr_write_superseded(event):
             # A write older than one already recorded, logged late: its commit line can come after
             # the controller's next write (real 2.4.1: "ISR updated to [2,1,3] and zkVersion updated
             # to [6]" after the reassignment's election at zkVersion 7). It sets nothing off.
@@ -1018,8 +1023,8 @@ class PartitionReplay:
         self._flush(event)
         if self._epoch_regressed(event):
             return
-        if event.zk_version is not None and self.zk_version >= 0 and event.zk_version < self.zk_version:
-            return  # logged after a later write was already seen (another file's clock): superseded
+        if self._isr_write_superseded(event):
+            return  # superseded by a write the flush inferred (another file's clock)
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
             self._violate("LEADER_EPOCH_REGRESSION", event, None,
@@ -1035,6 +1040,10 @@ class PartitionReplay:
             return
         self._leader_isr_update(event, tuple(event.isr))
         self._check_reassignment(event, self.isr)
+
+    def _isr_write_superseded(self, event: Event) -> bool:
+        """The znode has already been written at a later zkVersion than this ISR write's."""
+        return event.zk_version is not None and 0 <= self.zk_version and event.zk_version < self.zk_version
 
     def _check_reassignment(self, cause: Event, isr) -> None:
         """onPartitionReassignment re-entered: once every target replica is in the ISR the

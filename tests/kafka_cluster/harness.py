@@ -103,6 +103,10 @@ class KafkaDist:
         return int(self.version.split(".")[0])
 
     @property
+    def release(self) -> tuple[int, ...]:
+        return parse_version(self.version)
+
+    @property
     def classpath(self) -> str:
         return f"{self.jar_dir}/*"
 
@@ -392,6 +396,19 @@ ZK_ONLY_BEFORE: dict[str, tuple[int, int]] = {
     "leader_election": (2, 4),   # LeaderElectionCommand: KIP-460 (2.4.0); before it PreferredReplicaLeaderElectionCommand
 }
 
+# What the harness uses that a release before the one given lacks (checked in the sources jars of
+# 0.8.2.2 and 0.9.0.1): the harness falls back to the older way below it.
+FIRST_RELEASE_WITH: dict[str, tuple[int, int]] = {
+    "listeners": (0, 9),              # listeners=PLAINTEXT://host:port (KIP-2); 0.8 binds host.name:port
+    "tools_producer_perf": (0, 9),    # kafka-tools' ProducerPerformance; 0.8.2's is kafka-clients', positional args
+    "fetcher_backoff": (0, 9),        # the replica fetcher backs off from a dead leader (KAFKA-1461)
+}
+
+
+def has(release: tuple[int, ...], feature: str) -> bool:
+    return release >= FIRST_RELEASE_WITH[feature]
+
+
 # Admin clients of the tools: fail in seconds, not after the 60 s default, when a broker is down.
 TOOLS_CLIENT_PROPERTIES = "request.timeout.ms=10000\ndefault.api.timeout.ms=30000\nretry.backoff.ms=200\n"
 
@@ -411,7 +428,7 @@ def log_config(dist: KafkaDist, path: Path, state_change_level: str) -> list[str
         return [f"-Dlog4j2.configurationFile={path}"]
     path = path.with_suffix(".properties")
     text = LOG4J_PROPERTIES.format(state_change_level=state_change_level)
-    if parse_version(dist.version) < (0, 9):
+    if not has(dist.release, "fetcher_backoff"):
         text += LOG4J_0_8_FETCHER
     path.write_text(text)
     return [f"-Dlog4j.configuration=file:{path}"]
@@ -835,9 +852,8 @@ class ZkCluster(Cluster):
             (d / "logs").mkdir(parents=True, exist_ok=True)
             (d / "data").mkdir(exist_ok=True)
             props = d / "server.properties"
-            # Listeners came with 0.9 (KIP-2); 0.8 binds host.name:port.
             listeners = ({"listeners": f"PLAINTEXT://{HOST}:{port}", "advertised.listeners": f"PLAINTEXT://{HOST}:{port}",
-                          "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT"} if self.release >= (0, 9) else
+                          "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT"} if has(self.release, "listeners") else
                          {"host.name": HOST, "port": port, "advertised.host.name": HOST, "advertised.port": port})
             props.write_text(_properties({
                 "broker.id": node_id,

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .harness import Cluster, ZkCluster, wait_for
+from .harness import Cluster, ZkCluster, has, wait_for
 
 TOPICS = {
     # name: TopicCommand arguments (RF 3 on 3 brokers, except `moves`, whose replicas a reassignment moves)
@@ -84,7 +84,7 @@ def create_topic(c: Cluster, name: str, *args: str) -> None:
 def produce(c: Cluster, topic: str, records: int, acks: str = "all") -> str:
     """ProducerPerformance: `records` 100-byte records as fast as possible; returns its summary line."""
     props = [f"bootstrap.servers={c.bootstrap}", f"acks={acks}", "linger.ms=5"]
-    if c.release < (0, 9):   # 0.8.2's (kafka-clients): topic, records, size, records/s, then properties
+    if not has(c.release, "tools_producer_perf"):   # topic, records, size, records/s, then properties
         args = [topic, str(records), "100", "1000000", *props]
     else:
         args = ["--topic", topic, "--num-records", str(records), "--record-size", "100", "--throughput", "-1",
