@@ -58,7 +58,7 @@ def _partition_record(d: dict) -> list:
                      replicas=d["replicas"], isr=d["isr"], leader=d["leader"], leader_epoch=d["leaderEpoch"],
                      zk_version=d["partitionEpoch"],
                      leader_recovery_state=LEADER_RECOVERY_STATES.get(d.get("leaderRecoveryState", 0)),
-                     elr=d.get("eligibleLeaderReplicas"))]
+                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"))]
 
 
 def _partition_change_record(d: dict) -> list:
@@ -70,7 +70,7 @@ def _partition_change_record(d: dict) -> list:
                      isr=d.get("isr"), leader=None if leader == NO_LEADER_CHANGE else leader,
                      replicas=d.get("replicas"),
                      leader_recovery_state=LEADER_RECOVERY_STATES.get(recovery),
-                     elr=d.get("eligibleLeaderReplicas"))]
+                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"))]
 
 
 def _remove_topic_record(d: dict) -> list:

@@ -42,6 +42,9 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("detail", "string", True, "Free text kept from the record (e.g. the exception of a rejected state change)."),
     Field("elr", "array<int>", True, "KRaft eligible leader replicas (KIP-966, where the cluster enables them); null = not "
           "carried (on a PartitionChangeRecord: unchanged)."),
+    Field("last_known_elr", "array<int>", True, "KRaft lastKnownElr (KIP-966): the last leader, kept while the partition has "
+          "none, whom the controller elects once the ISR and the ELR are both empty; null = not carried (on a "
+          "PartitionChangeRecord: unchanged)."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)

@@ -137,6 +137,10 @@ _last_retry: tuple = (None, None)
 _ADMIN_ONLY_NOTE = ("; this release's controller does not read unclean.leader.election.enable (KRaft before 3.9): "
                     "only an admin UNCLEAN election elects outside the ISR")
 
+_LAST_KNOWN_LEADER_NOTE = ("; elected as the last known leader (KIP-966 lastKnownElr): with the ISR and the ELR empty, "
+                           "the controller elects it whatever unclean.leader.election.enable says, and marks the "
+                           "partition RECOVERING")
+
 OP_PARTITION = "partition"
 OP_REPLICA = "replica"
 OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
@@ -153,7 +157,8 @@ class PartitionReplay:
     # object open to attributes set from outside (the generator's partition_key).
     __slots__ = (
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
-        "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "elected_from_elr", "replica_states",
+        "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
+        "replica_states",
         "reassignment_target", "uncached_epochs",
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
@@ -175,6 +180,7 @@ class PartitionReplay:
         self.write_controller_epoch: int | None = None
         self.leader_recovery_state = "RECOVERED"
         self.elr: tuple[int, ...] = ()   # KRaft eligible leader replicas (KIP-966): electing one is clean
+        self.last_known_elr: tuple[int, ...] = ()   # KIP-966: the last leader, elected when ISR and ELR are empty
         self.elected_from_elr = False
         self.replica_states: dict[int, ReplicaState] = {}
         self.reassignment_target: tuple[int, ...] | None = None
@@ -537,7 +543,7 @@ class PartitionReplay:
 
     def _forget_partition(self) -> None:
         self.leader, self.isr, self.leader_epoch = NO_LEADER, (), -1
-        self.elr, self.elected_from_elr = (), False
+        self.elr, self.last_known_elr, self.elected_from_elr = (), (), False
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
         self.reassignment_target = None
@@ -1144,6 +1150,7 @@ class PartitionReplay:
         first = self.leader_epoch < 0
         self.leader, self.isr = record.leader, isr
         self.elr = tuple(record.elr or ())
+        self.last_known_elr = tuple(record.last_known_elr or ())
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else max(self.leader_epoch, 0)
         self.zk_version = record.zk_version if record.zk_version is not None else 0
         self.state = P.OnlinePartition if self.leader >= 0 else P.OfflinePartition
@@ -1167,9 +1174,11 @@ class PartitionReplay:
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
         isr = tuple(record.isr) if record.isr is not None else self.isr
         leader_present = record.leader is not None and record.leader != NO_LEADER_CHANGE
-        prev_leader, prev_isr, prev_elr = self.leader, self.isr, self.elr
+        prev_leader, prev_isr, prev_elr, prev_last_known = self.leader, self.isr, self.elr, self.last_known_elr
         if record.elr is not None:
             self.elr = tuple(record.elr)
+        if record.last_known_elr is not None:
+            self.last_known_elr = tuple(record.last_known_elr)
         leader = record.leader if leader_present else prev_leader
         elected = leader_present and leader >= 0 and leader != prev_leader
         if elected:
@@ -1181,7 +1190,10 @@ class PartitionReplay:
         elif leader_present:
             self.elected_from_elr = False
         if elected and not self.elected_from_elr:
-            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader)
+            # PartitionChangeBuilder.canElectLastKnownLeader (ELR on): the lone last known leader, once
+            # the ISR and the ELR are both empty, whatever unclean.leader.election.enable says.
+            last_known = not prev_isr and not prev_elr and prev_last_known == (leader,)
+            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known)
         elif leader >= 0 and leader not in isr:
             self._leader_not_in_isr(record, leader, isr)
         if leader_present:
@@ -1202,13 +1214,16 @@ class PartitionReplay:
             election = ElectionKind.unclean if unclean else (self._guess_kind(record, prev_leader) or ElectionKind.offline)
         self._emit(record, election, False)
 
-    def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader) -> None:
+    def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader,
+                              last_known: bool = False) -> None:
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             # KAFKA-19212: a reassignment can add the new preferred leader to the ISR in the same change.
             if not (record.isr is not None and leader in isr and len(isr) > 1):
-                note = _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else ""
+                note = (_LAST_KNOWN_LEADER_NOTE if last_known else
+                        _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
+                # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
-                              self._unclean_severity(record.election_type == "UNCLEAN"),
+                              self._unclean_severity(record.election_type == "UNCLEAN" or last_known),
                               f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})"
                               f"{note}", [self.last_decision] + self.unclean_logged)
                 self.unclean_logged = []

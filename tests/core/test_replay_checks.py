@@ -953,6 +953,27 @@ def test_kraft_unclean_severity_follows_the_release(era, config, severity):
     assert ("does not read unclean.leader.election.enable" in v.detail) is (resolve_era(era).unclean_gate == "admin_only")
 
 
+def test_kraft_election_of_the_last_known_leader_is_unclean_by_design():
+    """A real 4.3.1 capture (kraft-ops): the ISR's last member 1 is killed (ISR [], ELR [1],
+    lastKnownElr [1]); on its return after an unclean shutdown it leaves the ELR, then is elected
+    as the last known leader, RECOVERING, with unclean.leader.election.enable=false on the topic."""
+    r = replay("kraft", *KRAFT_BASE[:1], e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
+               e("PartitionChangeRecord", isr=[1], elr=[]),
+               e("PartitionChangeRecord", isr=[], leader=-1, elr=[1], last_known_elr=[1]),
+               e("PartitionChangeRecord", elr=[]),
+               e("PartitionChangeRecord", isr=[1], leader=1, leader_recovery_state="RECOVERING", last_known_elr=[]))
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-2])
+    assert "last known leader" in v.detail
+    assert [row.election for row in r.rows][-1] == "unclean"
+    # Any other replica elected there is the unclean election the config forbade.
+    r = replay("kraft", *KRAFT_BASE[:1], e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
+               e("PartitionChangeRecord", isr=[1], elr=[]),
+               e("PartitionChangeRecord", isr=[], leader=-1, elr=[1], last_known_elr=[1]),
+               e("PartitionChangeRecord", elr=[]),
+               e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING"))
+    assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-2]).detail
+
+
 @pytest.mark.parametrize("era", ["kraft", "kraft-3.0"])
 def test_kraft_admin_unclean_election_is_allowed_in_every_release(era):
     r = replay(era, *KRAFT_UNCLEAN, e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING",

@@ -181,6 +181,13 @@ PAYLOADS = [
     ("3.9.0 (ELR: the ISR may become empty)", "PARTITION_CHANGE_RECORD",
      f'{{"partitionId":0,"topicId":"{TID}","isr":[],"leader":-1,"eligibleLeaderReplicas":[1,2]}}',
      [change(0, 40, 1710774020000, isr=[], leader=-1, elr=[1, 2])]),
+    # A real 4.3.1 capture (kraft-ops): the ISR's last member leaves, then returns as the last known leader.
+    ("4.3.1 (ELR: last known leader)", "PARTITION_CHANGE_RECORD",
+     f'{{"partitionId":0,"topicId":"{TID}","isr":[],"leader":-1,"eligibleLeaderReplicas":[2],"lastKnownElr":[2]}}',
+     [change(0, 40, 1710774020000, isr=[], leader=-1, elr=[2], last_known_elr=[2])]),
+    ("4.3.1 (ELR: last known leader)", "PARTITION_CHANGE_RECORD",
+     f'{{"partitionId":0,"topicId":"{TID}","isr":[2],"leader":2,"leaderRecoveryState":1,"lastKnownElr":[]}}',
+     [change(0, 40, 1710774020000, isr=[2], leader=2, leader_recovery_state="RECOVERING", last_known_elr=[])]),
     ("3.2.0", "PARTITION_RECORD", f'{{"partitionId":0,"topicId":"{TID}","replicas":[1,2],"isr":[2],"removingReplicas":[],'
      '"addingReplicas":[],"leader":2,"leaderRecoveryState":1,"leaderEpoch":7,"partitionEpoch":9}',
      [{"event_type": "PartitionRecord", "topic_id": TID, "partition": 0, "replicas": [1, 2], "isr": [2], "leader": 2,
