@@ -8,7 +8,8 @@ For each scenario, into <out>/<scenario>/:
                                                               --print-data-log of each metadata-log segment)
   describe/_NN-<step>.txt                                     (kafka-topics --describe after each step)
   manifest.json   ({"clusters": {<scenario>: {"kafka_version": era}}, "kafka_version", "mode", "log_level",
-                    "steps": [{"name", "time", ...}], "expected": {"unclean": {...}}, "final_describe": {...}})
+                    "history", "steps": [{"name", "time", ...}], "expected": {"unclean": {...} or null},
+                    "final_describe": {...}})
 
 The cluster is killed (-9, all JVMs at once) after the last describe, so nothing after it reaches the
 logs: the last state the logs show is final_describe."""
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .harness import KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
-from .scenarios import Recorder, now_iso, parse_final, run_all
+from .scenarios import HISTORIES, Recorder, now_iso, parse_final
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Scenario:
     mode: str            # "zk" | "kraft"
     version: str         # the Kafka release run
     log_level: str       # state.change.logger level: TRACE (stock before 2.6), or INFO (stock since 2.6)
+    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election) or "ops"
 
     @property
     def era(self) -> str:
@@ -53,6 +55,9 @@ SCENARIOS: dict[str, Scenario] = {
     "zk-3.9-trace": Scenario("zk", ZK_VERSION, "TRACE"),
     "zk-3.9-info": Scenario("zk", ZK_VERSION, "INFO"),
     "kraft-4.x": Scenario("kraft", KRAFT_VERSION, "INFO"),
+    "zk-2.4-ops": Scenario("zk", ZK24_VERSION, "TRACE", "ops"),
+    "zk-3.9-ops": Scenario("zk", ZK_VERSION, "INFO", "ops"),
+    "kraft-ops": Scenario("kraft", KRAFT_VERSION, "INFO", "ops"),
 }
 
 LOG_FILES = ("state-change.log", "controller.log", "server.log")
@@ -107,7 +112,7 @@ def capture(name: str, out_root: Path, workdir: Path | None = None, keep: bool =
                 cluster.start()
                 if isinstance(cluster, KRaftCluster):
                     s["cluster_id"] = cluster.cluster_id
-            expected = run_all(cluster, rec)
+            expected = HISTORIES[scenario.history](cluster, rec)
             final = parse_final(parse_describe(rec.last_describe))
             # No describe after this one: there is no cluster left to ask.
             rec.steps.append({"name": "kill_cluster", "time": now_iso(), "signal": "SIGKILL",
@@ -123,6 +128,7 @@ def capture(name: str, out_root: Path, workdir: Path | None = None, keep: bool =
             "kafka_version": scenario.version,
             "mode": scenario.mode,
             "log_level": scenario.log_level,
+            "history": scenario.history,
             "brokers": list(cluster.broker_ids),
             "log_timezone": "UTC",
             "java": java_version(),

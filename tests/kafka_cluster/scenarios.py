@@ -8,7 +8,9 @@ read of the /controller znode, to find the controller). One capture runs all ste
   unclean_create_topic, unclean_stop_follower, unclean_produce_lagging, unclean_stop_isr,
   unclean_restart_out_of_sync, restart_isr_member
 
-(capture.py adds start_cluster before them and kill_cluster after). Each step is recorded with its
+(capture.py adds start_cluster before them and kill_cluster after). The scenarios named `*-ops` run
+a second history instead, run_ops: partitions added, a topic deleted with a replica down, and a
+partition whose whole ISR goes down with unclean elections disabled. Each step is recorded with its
 name, start `time` and `end` (UTC, ISO 8601) and what it acted on (broker, signal, targets).
 
 The kill -9 hits the controller (ZK: /controller; KRaft: the quorum leader), the SIGTERM another
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -184,6 +187,34 @@ def reassignment_targets(parts: dict[str, dict], controller: int, brokers: list[
     return targets
 
 
+def create_pair_topic(c: Cluster, rec: Recorder, step: str, topic: str, a: int, b: int, unclean: str, **detail) -> None:
+    """Topic `topic`: one partition on [a, b], led by a, with unclean.leader.election.enable=`unclean`."""
+    key = f"{topic}-0"
+    with rec.step(step, topic=topic, replicas=[a, b], **detail) as s:
+        create_topic(c, topic, "--replica-assignment", f"{a}:{b}", "--config", f"unclean.leader.election.enable={unclean}")
+        c.wait_partitions(f"{key} led by {a} with ISR [{a}, {b}]", partition_is(key, leader=a, isr=[a, b]))
+        s["producer"] = produce(c, topic, 200)
+
+
+def stop_follower(c: Cluster, rec: Recorder, step: str, topic: str, a: int, b: int) -> None:
+    key = f"{topic}-0"
+    with rec.step(step, broker=b, signal="SIGKILL"):
+        c.stop_node(b, signal.SIGKILL)
+        c.wait_partitions(f"{key} ISR to shrink to [{a}]", partition_is(key, leader=a, isr=[a]))
+
+
+def stop_last_isr(c: Cluster, rec: Recorder, step: str, topic: str, a: int) -> None:
+    key = f"{topic}-0"
+    with rec.step(step, broker=a, signal="SIGKILL") as s:
+        c.stop_node(a, signal.SIGKILL)
+        if isinstance(c, ZkCluster):
+            # The controller keeps the last ISR member and writes leader -1 (ReplicaStateMachine @3.9).
+            c.wait_partitions(f"{key} to go offline", partition_is(key, leader=-1))
+            s["zk_state"] = c.partition_state(topic, 0)
+        else:
+            s["note"] = "one voter of three left: the KRaft quorum is lost until the next step"
+
+
 def unclean_election(c: Cluster, rec: Recorder) -> dict:
     key = f"{UNCLEAN_TOPIC}-0"
     controller = c.controller_id()
@@ -193,28 +224,14 @@ def unclean_election(c: Cluster, rec: Recorder) -> dict:
         raise RuntimeError(f"partitions {stranded} have all replicas on brokers {a} and {b}, which the unclean "
                            f"step stops: they would get elections of their own (controller is {controller})")
 
-    with rec.step("unclean_create_topic", topic=UNCLEAN_TOPIC, replicas=[a, b], controller=controller) as s:
-        create_topic(c, UNCLEAN_TOPIC, "--replica-assignment", f"{a}:{b}",
-                     "--config", "unclean.leader.election.enable=true")
-        c.wait_partitions(f"{key} led by {a} with ISR [{a}, {b}]", partition_is(key, leader=a, isr=[a, b]))
-        s["producer"] = produce(c, UNCLEAN_TOPIC, 200)
-
-    with rec.step("unclean_stop_follower", broker=b, signal="SIGKILL"):
-        c.stop_node(b, signal.SIGKILL)
-        c.wait_partitions(f"{key} ISR to shrink to [{a}]", partition_is(key, leader=a, isr=[a]))
+    create_pair_topic(c, rec, "unclean_create_topic", UNCLEAN_TOPIC, a, b, "true", controller=controller)
+    stop_follower(c, rec, "unclean_stop_follower", UNCLEAN_TOPIC, a, b)
 
     with rec.step("unclean_produce_lagging", topic=UNCLEAN_TOPIC, records=500) as s:
         s["producer"] = produce(c, UNCLEAN_TOPIC, 500, acks="1")
 
     epoch_before = c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0)
-    with rec.step("unclean_stop_isr", broker=a, signal="SIGKILL") as s:
-        c.stop_node(a, signal.SIGKILL)
-        if isinstance(c, ZkCluster):
-            # The controller keeps the last ISR member and writes leader -1 (ReplicaStateMachine @3.9).
-            c.wait_partitions(f"{key} to go offline", partition_is(key, leader=-1))
-            s["zk_state"] = c.partition_state(UNCLEAN_TOPIC, 0)
-        else:
-            s["note"] = "one voter of three left: the KRaft quorum is lost until the next step"
+    stop_last_isr(c, rec, "unclean_stop_isr", UNCLEAN_TOPIC, a)
 
     with rec.step("unclean_restart_out_of_sync", broker=b) as s:
         c.start_node(b)
@@ -243,6 +260,87 @@ def unclean_election(c: Cluster, rec: Recorder) -> dict:
 
     return {"unclean": {"topic": UNCLEAN_TOPIC, "partition": 0, "leader": b, "leader_epoch": epoch,
                         "previous_isr": [a], "replicas": [a, b]}}
+
+
+# ---------------------------------------------------------------- the operations history
+
+OPS_TOPICS = {
+    # RF 3 on 3 brokers: no partition of these has all its replicas on the two brokers the steps stop.
+    "grow": ["--partitions", "2", "--replication-factor", "3"],
+    "stuck": ["--partitions", "2", "--replication-factor", "3"],
+}
+FRAGILE_TOPIC = "fragile"
+GROWN_PARTITIONS = 4
+
+
+def run_ops(c: Cluster, rec: Recorder) -> dict:
+    """What operators do besides the main history, none of it unclean: partitions added to a topic, a
+    topic deleted while one of its replicas' brokers is down (ZooKeeper mode: the deletion waits for
+    it, TopicDeletionManager), and a partition whose whole ISR went down, with unclean elections
+    disabled: a live replica out of the ISR is not elected (the controller logs the failed election),
+    and the partition comes back only with its ISR member. Returns {"unclean": None} in ZooKeeper
+    mode; in KRaft, the election Kafka itself marks unclean (see the last step)."""
+    controller = c.controller_id()
+    a, b = [i for i in c.broker_ids if i != controller][:2]
+    fragile = f"{FRAGILE_TOPIC}-0"
+    with rec.step("create_topics", topics=sorted(OPS_TOPICS), controller=controller) as s:
+        for name, args in OPS_TOPICS.items():
+            create_topic(c, name, *args)
+        c.wait_fully_replicated()
+        s["producer"] = {t: produce(c, t, 200) for t in OPS_TOPICS}
+
+    with rec.step("add_partitions", topic="grow", partitions=GROWN_PARTITIONS):
+        c.admin("topics", "--alter", "--topic", "grow", "--partitions", str(GROWN_PARTITIONS))
+        c.wait_partitions(f"grow to have {GROWN_PARTITIONS} partitions",
+                          lambda parts: sum(p["topic"] == "grow" for p in parts.values()) == GROWN_PARTITIONS)
+        c.wait_fully_replicated()
+
+    with rec.step("delete_with_replica_down", topic="stuck", broker=a, signal="SIGKILL"):
+        c.stop_node(a, signal.SIGKILL)
+        c.wait_partitions(f"leaders and ISRs to leave killed broker {a}", not_on(a))
+        c.admin("topics", "--delete", "--topic", "stuck")
+        time.sleep(5)   # ZooKeeper mode: the deletion is under way and cannot finish while a is down
+
+    with rec.step("restart_for_deletion", broker=a):
+        c.start_node(a)
+        c.wait_partitions("topic stuck to disappear", lambda parts: parts and not any(
+            p["topic"] == "stuck" for p in parts.values()))
+        c.wait_fully_replicated()
+
+    # Unclean elections explicitly off: the default was true before 0.11 (KIP-106).
+    create_pair_topic(c, rec, "fragile_create_topic", FRAGILE_TOPIC, a, b, "false")
+    stop_follower(c, rec, "fragile_stop_follower", FRAGILE_TOPIC, a, b)
+    stop_last_isr(c, rec, "fragile_stop_isr", FRAGILE_TOPIC, a)
+
+    with rec.step("fragile_restart_out_of_sync", broker=b) as s:
+        c.start_node(b)
+        # b is back in every other partition's ISR, so the controller has handled its startup,
+        # and fragile-0 is still offline: b was not in its ISR.
+        c.wait_partitions(f"{b} back in the ISRs, {fragile} still offline", lambda parts: all(
+            (p["leader"] == -1) if k == fragile else (b in p["isr"]) for k, p in parts.items()), timeout=120)
+        if isinstance(c, ZkCluster):
+            s["zk_state"] = c.partition_state(FRAGILE_TOPIC, 0)
+
+    epoch_before = c.leader_epoch_checkpoint(a, FRAGILE_TOPIC, 0)
+    with rec.step("fragile_restart_isr", broker=a) as s:
+        c.start_node(a)
+        c.wait_partitions(f"{a} to lead {fragile} again", partition_is(fragile, leader=a), timeout=120)
+        if not isinstance(c, ZkCluster):
+            # KIP-966 (ELR, on by default in 4.x): a registers after an unclean shutdown, so it leaves
+            # the ELR; with the ISR and the ELR empty the controller elects it as the last known
+            # leader, which Kafka itself marks unclean (RECOVERING), whatever the topic's config.
+            s["leader_epoch_checkpoint"] = wait_for(
+                f"{fragile}'s leader-epoch-checkpoint on broker {a} to move past {epoch_before}",
+                lambda: _newer(c.leader_epoch_checkpoint(a, FRAGILE_TOPIC, 0), epoch_before), 60)
+        c.wait_fully_replicated()
+
+    if isinstance(c, ZkCluster):
+        return {"unclean": None}   # the ISR member's return is a clean election
+    return {"unclean": {"topic": FRAGILE_TOPIC, "partition": 0, "leader": a, "leader_epoch": s["leader_epoch_checkpoint"],
+                        "previous_isr": [], "replicas": [a, b], "why": "last known leader (KIP-966)"}}
+
+
+HISTORIES = {"main": run_all, "ops": run_ops}
 
 
 def _newer(epoch: int | None, before: int | None) -> int | None:
