@@ -1065,17 +1065,30 @@ class PartitionReplay:
         illegal = record.detail is not None and ("IllegalStateException" in record.detail or "should be in" in record.detail)
         if record.replica is not None:
             target = replica_state(record.to_state)
-            self._claim_replica(record.replica, target)
+            step = self._claim_replica(record.replica, target)
             if illegal:
-                self._violate("ILLEGAL_REPLICA_TRANSITION", record, Severity.warning,
-                              f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}: {record.detail}", ())
+                self._violate("ILLEGAL_REPLICA_TRANSITION", record, *self._rejected(
+                    step, f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}", record))
             return
         target = partition_state(record.to_state)
         # Removed without being applied: the attempt failed and the state is unchanged.
-        self._claim_partition(target)
+        step = self._claim_partition(target)
         if illegal:
-            self._violate("ILLEGAL_PARTITION_TRANSITION", record, Severity.warning,
-                          f"the controller rejected {record.from_state} -> {record.to_state}: {record.detail}", ())
+            self._violate("ILLEGAL_PARTITION_TRANSITION", record, *self._rejected(
+                step, f"the controller rejected {record.from_state} -> {record.to_state}", record))
+
+    @staticmethod
+    def _rejected(step: Step | None, what: str, record: Event) -> tuple:
+        """(severity, detail, evidence) of a transition the controller attempted and refused. One
+        that this era's controller attempts itself, in handling its inputs (a pending step), is
+        Kafka's own inconsistency, not the cluster's: 0.8-2.2's TopicDeletionManager moves a dead
+        replica from OfflineReplica to ReplicaDeletionIneligible, which their ReplicaStateMachine
+        refuses until 2.3 (KAFKA-8237; real 0.8.2.2-1.0.2 captures)."""
+        if step is None:
+            return Severity.warning, f"{what}: {record.detail}", ()
+        cause = step.cause.event_type if step.cause is not None else "its inputs"
+        return (Severity.info, f"{what}, a step this era's controller takes itself (handling {cause}) and its own state "
+                f"machine refuses: {record.detail}", ())
 
     def on_unclean_logged(self, record: Event) -> None:
         """The controller's own unclean-election line: evidence for the election the replay

@@ -172,6 +172,22 @@ def test_illegal_replica_transition_rejected_by_the_controller():
     the_one(r, "ILLEGAL_REPLICA_TRANSITION", "warning", r.events[3])
 
 
+@pytest.mark.parametrize("era", ["0.8.2", "0.10.2.2", "1.0.2", "2.2.2"])
+def test_a_rejection_of_the_controllers_own_deletion_step_is_info(era):
+    """0.8.2-2.2: TopicDeletionManager moves a dead replica from OfflineReplica to
+    ReplicaDeletionIneligible, which the era's own ReplicaStateMachine refuses (real 0.8.2.2-1.0.2
+    captures: a topic deleted while a replica's broker is down). Kafka's inconsistency, not the
+    cluster's; any other rejection stays a warning (above)."""
+    r = replay(era, *BASE, e("BrokerFailure", brokers=[3]),
+               e("TopicDeletion"),
+               e("StateChangeFailed", replica=3, from_state="OfflineReplica", to_state="ReplicaDeletionIneligible",
+                 detail="java.lang.AssertionError: assertion failed: Replica [Topic=t,Partition=0,Replica=3] should be "
+                        "in the ReplicaDeletionStarted states before moving to ReplicaDeletionIneligible state. Instead "
+                        "it is in OfflineReplica state", **C1))
+    v = the_one(r, "ILLEGAL_REPLICA_TRANSITION", "info", r.events[-1])
+    assert "handling TopicDeletion" in v.detail
+
+
 # ------------------------------------------------------------------ UNCLEAN_LEADER_ELECTION
 
 def unclean_history(config_value=None, config_topic="t", logged=None, config_type="ConfigChange"):
