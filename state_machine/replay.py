@@ -29,7 +29,8 @@ from state_machine import events as E
 from state_machine.checks import RULES, Severity, Violation
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
-from state_machine.selectors import Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, select
+from state_machine.selectors import (Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, last_known_leader,
+                                     select)
 from state_machine.states import (NO_LEADER, NO_LEADER_CHANGE, REPLICA_STATES_BY_NAME, PartitionState, ReplicaState,
                                   partition_state, replica_state)
 
@@ -1068,27 +1069,27 @@ class PartitionReplay:
             step = self._claim_replica(record.replica, target)
             if illegal:
                 self._violate("ILLEGAL_REPLICA_TRANSITION", record, *self._rejected(
-                    step, f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}", record))
+                    step, f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}", record), ())
             return
         target = partition_state(record.to_state)
         # Removed without being applied: the attempt failed and the state is unchanged.
         step = self._claim_partition(target)
         if illegal:
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, *self._rejected(
-                step, f"the controller rejected {record.from_state} -> {record.to_state}", record))
+                step, f"the controller rejected {record.from_state} -> {record.to_state}", record), ())
 
     @staticmethod
-    def _rejected(step: Step | None, what: str, record: Event) -> tuple:
-        """(severity, detail, evidence) of a transition the controller attempted and refused. One
+    def _rejected(step: Step | None, what: str, record: Event) -> tuple[Severity, str]:
+        """(severity, detail) of a transition the controller attempted and refused. One
         that this era's controller attempts itself, in handling its inputs (a pending step), is
         Kafka's own inconsistency, not the cluster's: 0.8-2.2's TopicDeletionManager moves a dead
         replica from OfflineReplica to ReplicaDeletionIneligible, which their ReplicaStateMachine
         refuses until 2.3 (KAFKA-8237; real 0.8.2.2-1.0.2 captures)."""
         if step is None:
-            return Severity.warning, f"{what}: {record.detail}", ()
+            return Severity.warning, f"{what}: {record.detail}"
         cause = step.cause.event_type if step.cause is not None else "its inputs"
         return (Severity.info, f"{what}, a step this era's controller takes itself (handling {cause}) and its own state "
-                f"machine refuses: {record.detail}", ())
+                f"machine refuses: {record.detail}")
 
     def on_unclean_logged(self, record: Event) -> None:
         """The controller's own unclean-election line: evidence for the election the replay
@@ -1203,9 +1204,7 @@ class PartitionReplay:
         elif leader_present:
             self.elected_from_elr = False
         if elected and not self.elected_from_elr:
-            # PartitionChangeBuilder.canElectLastKnownLeader (ELR on): the lone last known leader, once
-            # the ISR and the ELR are both empty, whatever unclean.leader.election.enable says.
-            last_known = not prev_isr and not prev_elr and prev_last_known == (leader,)
+            last_known = last_known_leader(prev_isr, prev_elr, prev_last_known) == leader
             self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known)
         elif leader >= 0 and leader not in isr:
             self._leader_not_in_isr(record, leader, isr)

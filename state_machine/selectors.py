@@ -149,6 +149,12 @@ def noop_election(assignment: Ids, isr: Ids, leader: int) -> Outcome:
     return Election(ElectionKind.noop, leader, tuple(isr), tuple(assignment))
 
 
+def last_known_leader(target_isr: Ids, elr: Ids, last_known_elr: Ids) -> int | None:
+    """PartitionChangeBuilder.canElectLastKnownLeader (KIP-966, ELR on): with the ISR and the ELR
+    both empty, the lone member of lastKnownElr, whatever unclean.leader.election.enable says."""
+    return last_known_elr[0] if not target_isr and not elr and len(last_known_elr) == 1 else None
+
+
 def kraft_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Collection[int], *,
                    unclean_allowed: bool, elr: Ids = (), last_known_elr: Ids = ()) -> Outcome:
     """PartitionChangeBuilder.electAnyLeader (ONLINE / UNCLEAN): keep a still-valid
@@ -166,8 +172,8 @@ def kraft_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Co
         if valid(r):
             isr = tuple(target_isr) if target_isr else (r,)
             return Election(ElectionKind.offline, r, isr, tuple(assignment))
-    if not target_isr and not elr and len(last_known_elr) == 1:
-        r = last_known_elr[0]
+    r = last_known_leader(target_isr, elr, last_known_elr)
+    if r is not None:
         return Election(ElectionKind.unclean, r, (r,), tuple(assignment), unclean=True)
     if unclean_allowed:
         for r in assignment:

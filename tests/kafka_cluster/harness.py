@@ -402,6 +402,10 @@ FIRST_RELEASE_WITH: dict[str, tuple[int, int]] = {
     "listeners": (0, 9),              # listeners=PLAINTEXT://host:port (KIP-2); 0.8 binds host.name:port
     "tools_producer_perf": (0, 9),    # kafka-tools' ProducerPerformance; 0.8.2's is kafka-clients', positional args
     "fetcher_backoff": (0, 9),        # the replica fetcher backs off from a dead leader (KAFKA-1461)
+    "leader_epoch_checkpoint": (0, 11),   # a replica's leader-epoch-checkpoint file (KIP-101)
+    # A new leader records its epoch when it becomes leader (KIP-279); before, on its first append
+    # (Partition.makeLeader @1.0.2, @2.0.1).
+    "epoch_checkpointed_on_election": (2, 0),
 }
 
 

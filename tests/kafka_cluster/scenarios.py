@@ -237,15 +237,11 @@ def unclean_election(c: Cluster, rec: Recorder) -> dict:
         c.start_node(b)
         c.wait_partitions(f"{b} to lead {key} (unclean election)", partition_is(key, leader=b), timeout=120)
         epoch = None
-        if c.release >= (0, 11):   # the leader-epoch checkpoint came with KIP-101 (0.11.0)
-            if c.release < (2, 0):
-                # Before 2.0 (KIP-279) a new leader records its epoch in the checkpoint on its first
-                # append, not when it becomes leader (Partition.makeLeader @1.0.2, @2.0.1).
-                s["producer"] = produce(c, UNCLEAN_TOPIC, 10, acks="1")
+        if has(c.release, "leader_epoch_checkpoint"):
+            if not has(c.release, "epoch_checkpointed_on_election"):
+                s["producer"] = produce(c, UNCLEAN_TOPIC, 10, acks="1")   # its first append records the epoch
             # The broker's own record of the epoch it leads at (written when it becomes leader).
-            epoch = wait_for(f"{key}'s leader-epoch-checkpoint on broker {b} to move past {epoch_before}",
-                             lambda: _newer(c.leader_epoch_checkpoint(b, UNCLEAN_TOPIC, 0), epoch_before), 60)
-            s["leader_epoch_checkpoint"] = epoch
+            epoch = s["leader_epoch_checkpoint"] = new_leader_epoch(c, b, UNCLEAN_TOPIC, epoch_before)
         if isinstance(c, ZkCluster):
             state = c.partition_state(UNCLEAN_TOPIC, 0)
             s["zk_state"] = state
@@ -329,9 +325,7 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
             # KIP-966 (ELR, on by default in 4.x): a registers after an unclean shutdown, so it leaves
             # the ELR; with the ISR and the ELR empty the controller elects it as the last known
             # leader, which Kafka itself marks unclean (RECOVERING), whatever the topic's config.
-            s["leader_epoch_checkpoint"] = wait_for(
-                f"{fragile}'s leader-epoch-checkpoint on broker {a} to move past {epoch_before}",
-                lambda: _newer(c.leader_epoch_checkpoint(a, FRAGILE_TOPIC, 0), epoch_before), 60)
+            s["leader_epoch_checkpoint"] = new_leader_epoch(c, a, FRAGILE_TOPIC, epoch_before)
         c.wait_fully_replicated()
 
     if isinstance(c, ZkCluster):
@@ -341,6 +335,12 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
 
 
 HISTORIES = {"main": run_all, "ops": run_ops}
+
+
+def new_leader_epoch(c: Cluster, broker: int, topic: str, before: int | None) -> int:
+    """Wait for partition 0 of `topic`'s leader-epoch-checkpoint on `broker` to move past `before`."""
+    return wait_for(f"{topic}-0's leader-epoch-checkpoint on broker {broker} to move past {before}",
+                    lambda: _newer(c.leader_epoch_checkpoint(broker, topic, 0), before), 60)
 
 
 def _newer(epoch: int | None, before: int | None) -> int | None:

@@ -48,6 +48,11 @@ def audited(request, tmp_path_factory):
     return scenario, manifest, warehouse, spark
 
 
+def _listing(violations) -> str:
+    return "\n".join(f"  {v['rule']} {v['topic']}-{v['partition']} {v['severity']}: {v['detail']} {list(v['evidence'])}"
+                     for v in violations)
+
+
 @pytest.mark.kafka
 @pytest.mark.timeout(2400)
 def test_the_one_unclean_election_is_found_with_its_leader_and_epoch(audited):
@@ -55,14 +60,10 @@ def test_the_one_unclean_election_is_found_with_its_leader_and_epoch(audited):
     want = manifest["expected"]["unclean"]
     violations = table(spark, warehouse, "violations").collect()
     if want is None:   # the operations history in ZooKeeper mode: nothing unclean, nothing illegal
-        assert not violations, "no violation:\n" + "\n".join(
-            f"  {v['rule']} {v['topic']}-{v['partition']} {v['severity']}: {v['detail']} {list(v['evidence'])}"
-            for v in violations)
+        assert not violations, "no violation:\n" + _listing(violations)
         return
     assert [v["rule"] for v in violations] == ["UNCLEAN_LEADER_ELECTION"], \
-        "exactly one violation, the unclean election:\n" + "\n".join(
-            f"  {v['rule']} {v['topic']}-{v['partition']} {v['severity']}: {v['detail']} {list(v['evidence'])}"
-            for v in violations)
+        "exactly one violation, the unclean election:\n" + _listing(violations)
     v = violations[0]
     assert (v["cluster"], v["topic"], v["partition"]) == (scenario, want["topic"], want["partition"])
     # Created with unclean.leader.election.enable=true: server.log's `Created log for partition` line
