@@ -43,8 +43,8 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("elr", "array<int>", True, "KRaft eligible leader replicas (KIP-966, where the cluster enables them); null = not "
           "carried (on a PartitionChangeRecord: unchanged)."),
     Field("last_known_elr", "array<int>", True, "KRaft lastKnownElr (KIP-966): the last leader, kept while the partition has "
-          "none, whom the controller elects once the ISR and the ELR are both empty; null = not carried (on a "
-          "PartitionChangeRecord: unchanged)."),
+          "none, whom the controller elects once the ISR and the ELR are both empty (from 4.1 only if it is alive); null = "
+          "not carried (on a PartitionChangeRecord: unchanged)."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)

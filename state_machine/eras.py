@@ -171,6 +171,8 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
     # Unclean election marks the leader RECOVERING (ZK 3.2+ with a recent IBP).
     _row("leader_recovery", "0.8.0", False, "no leaderRecoveryState"),
     _row("leader_recovery", "3.2.0", True, "3.2 LeaderAndIsr.scala newRecoveringLeaderAndIsr"),
+    # KIP-966's last known leader: a KRaft election only (KRAFT_BEHAVIOURS).
+    _row("last_known_leader", "0.8.0", "none", "ZooKeeper mode has no ELR"),
     # What a stock config writes to state-change.log (formats s0).
     _row("default_state_change_level", "0.8.0", "TRACE", "config/log4j.properties"),
     _row("default_state_change_level", "2.6.0", "INFO", "KAFKA-8470"),
@@ -206,6 +208,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "controller_epoch_strict": True,
     "noop_selector": False,
     "leader_recovery": True,
+    "last_known_leader": "none",          # 2.8-3.6: no lastKnownElr
     "default_state_change_level": "INFO",
 }
 
@@ -213,6 +216,11 @@ KRAFT_FIRST = parse_version("2.8.0")
 KRAFT_BEHAVIOURS: tuple[Behaviour, ...] = (
     _row("unclean_gate", "3.9.0", "topic_config", "3.9.0 ConfigurationControlManager.uncleanLeaderElectionEnabledForTopic "
          "reads the topic's config (3.0.2-3.8.1: `return false; // TODO`, sources jars)"),
+    # PartitionChangeBuilder.canElectLastKnownLeader (ELR on, ISR and ELR empty, one lastKnownElr member).
+    _row("last_known_leader", "3.7.0", "even_if_dead", "3.7.0-4.0.2 canElectLastKnownLeader only logs a last known "
+         "leader that is not alive (`if (isAcceptableLeader.test(..))`, no `!`) and elects it (sources jars)"),
+    _row("last_known_leader", "4.1.0", "if_alive", "4.1.0-4.3.1 canElectLastKnownLeader returns false for a last known "
+         "leader that is not alive (sources jars)"),
 )
 
 

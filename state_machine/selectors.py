@@ -151,30 +151,46 @@ def noop_election(assignment: Ids, isr: Ids, leader: int) -> Outcome:
 
 def last_known_leader(target_isr: Ids, elr: Ids, last_known_elr: Ids) -> int | None:
     """PartitionChangeBuilder.canElectLastKnownLeader (KIP-966, ELR on): with the ISR and the ELR
-    both empty, the lone member of lastKnownElr, whatever unclean.leader.election.enable says."""
+    both empty, the lone member of lastKnownElr, whatever unclean.leader.election.enable says.
+    From 4.1 Kafka also requires it to be an acceptable leader (alive, unfenced): a selector checks
+    that (era.last_known_leader); the replay's check judges an election already recorded."""
     return last_known_elr[0] if not target_isr and not elr and len(last_known_elr) == 1 else None
 
 
+def _kraft_valid_leader(target_isr: Ids, elr: Ids, acceptable: Collection[int]):
+    """PartitionChangeBuilder.isValidNewLeader: in the target ISR, or in the ELR when the ISR is
+    empty, and acceptable."""
+    candidates = target_isr if target_isr else elr
+    return lambda r: r in candidates and r in acceptable
+
+
+def _kraft_last_known_leader(assignment: Ids, target_isr: Ids, elr: Ids, last_known_elr: Ids,
+                             acceptable: Collection[int], kind: ElectionKind, variant: str) -> Election | None:
+    """variant (era.last_known_leader): "none" (before 3.7), "even_if_dead" (3.7-4.0: Kafka only
+    logs that it is not alive), "if_alive" (4.1+)."""
+    r = None if variant == "none" else last_known_leader(target_isr, elr, last_known_elr)
+    if r is None or (variant == "if_alive" and r not in acceptable):
+        return None
+    return Election(kind, r, (r,), tuple(assignment), unclean=True)
+
+
 def kraft_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Collection[int], *,
-                   unclean_allowed: bool, elr: Ids = (), last_known_elr: Ids = ()) -> Outcome:
+                   unclean_allowed: bool, elr: Ids = (), last_known_elr: Ids = (), last_known: str = "if_alive") -> Outcome:
     """PartitionChangeBuilder.electAnyLeader (ONLINE / UNCLEAN): keep a still-valid
     leader; else the first AR member in the target ISR (or ELR when the ISR is empty)
     that is acceptable; else the last known leader (ELR enabled); else, if unclean is
     allowed, the first acceptable AR member. Unclean sets ISR = [leader]."""
-    candidates = target_isr if target_isr else elr
-
-    def valid(r: int) -> bool:
-        return r in candidates and r in acceptable
-
+    valid = _kraft_valid_leader(target_isr, elr, acceptable)
     if leader != NO_LEADER and valid(leader):
         return Election(ElectionKind.offline, leader, tuple(target_isr), tuple(assignment))
     for r in assignment:
         if valid(r):
             isr = tuple(target_isr) if target_isr else (r,)
             return Election(ElectionKind.offline, r, isr, tuple(assignment))
-    r = last_known_leader(target_isr, elr, last_known_elr)
-    if r is not None:
-        return Election(ElectionKind.unclean, r, (r,), tuple(assignment), unclean=True)
+    elected = _kraft_last_known_leader(assignment, target_isr, elr, last_known_elr, acceptable, ElectionKind.unclean,
+                                       last_known)
+    if elected:
+        return elected
     if unclean_allowed:
         for r in assignment:
             if r in acceptable:
@@ -183,21 +199,25 @@ def kraft_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Co
                            else FailureReason.NO_REPLICA_ONLINE, "no acceptable replica in ISR")
 
 
-def kraft_preferred_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Collection[int]) -> Outcome:
+def kraft_preferred_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Collection[int], *,
+                             elr: Ids = (), last_known_elr: Ids = (), last_known: str = "if_alive") -> Outcome:
     """PartitionChangeBuilder.electPreferredLeader: AR head if valid, else keep the
-    current leader if valid, else the first other valid replica; never unclean."""
-    def valid(r: int) -> bool:
-        return r in target_isr and r in acceptable
-
+    current leader if valid, else the first other valid replica, else the last known
+    leader (3.7+), the one unclean choice it makes."""
+    valid = _kraft_valid_leader(target_isr, elr, acceptable)
     if assignment and valid(assignment[0]):
         if assignment[0] == leader:
             return ElectionFailure(ElectionKind.preferred, FailureReason.ELECTION_NOT_NEEDED, "preferred replica already leads")
-        return Election(ElectionKind.preferred, assignment[0], tuple(target_isr), tuple(assignment))
+        return Election(ElectionKind.preferred, assignment[0], tuple(target_isr) or (assignment[0],), tuple(assignment))
     if leader != NO_LEADER and valid(leader):
         return ElectionFailure(ElectionKind.preferred, FailureReason.PREFERRED_REPLICA_NOT_ELIGIBLE, "preferred replica not valid; leader kept")
     for r in assignment:
         if valid(r):
-            return Election(ElectionKind.preferred, r, tuple(target_isr), tuple(assignment))
+            return Election(ElectionKind.preferred, r, tuple(target_isr) or (r,), tuple(assignment))
+    elected = _kraft_last_known_leader(assignment, target_isr, elr, last_known_elr, acceptable, ElectionKind.preferred,
+                                       last_known)
+    if elected:
+        return elected
     return ElectionFailure(ElectionKind.preferred, FailureReason.NO_REPLICA_ONLINE, "no valid replica")
 
 
@@ -230,8 +250,10 @@ ZK_SELECTORS = {
 ZK_SELECTORS[ElectionKind.unclean] = ZK_SELECTORS[ElectionKind.offline]
 
 KRAFT_SELECTORS = {kind: (lambda era, s: kraft_election(
-    s.target or s.assignment, s.isr, s.leader, s.live, unclean_allowed=s.unclean_allowed)) for kind in ElectionKind}
-KRAFT_SELECTORS[ElectionKind.preferred] = lambda era, s: kraft_preferred_election(s.assignment, s.isr, s.leader, s.live)
+    s.target or s.assignment, s.isr, s.leader, s.live, unclean_allowed=s.unclean_allowed, last_known=era.last_known_leader))
+    for kind in ElectionKind}
+KRAFT_SELECTORS[ElectionKind.preferred] = lambda era, s: kraft_preferred_election(
+    s.assignment, s.isr, s.leader, s.live, last_known=era.last_known_leader)
 
 SELECTORS = {"zk": ZK_SELECTORS, "kraft": KRAFT_SELECTORS}
 

@@ -267,9 +267,38 @@ def test_kraft_elects_from_elr_when_isr_empty():
 
 @pytest.mark.parametrize("unclean_allowed", [True, False])
 def test_kraft_last_known_leader_is_unclean(unclean_allowed):
-    # ISR and ELR empty, lastKnownElr of size 1: that replica, unclean, even if not acceptable.
-    assert kraft_election([1, 2, 3], [], NO_LEADER, {1}, unclean_allowed=unclean_allowed, last_known_elr=[2]) == \
+    # ISR and ELR empty, lastKnownElr of size 1 and acceptable: that replica, unclean, whatever the config.
+    assert kraft_election([1, 2, 3], [], NO_LEADER, {1, 2}, unclean_allowed=unclean_allowed, last_known_elr=[2]) == \
         Election(K.unclean, 2, (2,), (1, 2, 3), unclean=True)
+
+
+@pytest.mark.parametrize("release, variant", [("kraft-3.6.2", "none"), ("kraft-3.7.0", "even_if_dead"),
+                                              ("kraft-4.0.2", "even_if_dead"), ("kraft-4.1.0", "if_alive"),
+                                              ("kraft-4.3.1", "if_alive"), ("3.9.0", "none")])
+def test_last_known_leader_variant_by_release(release, variant):
+    assert resolve_era(release).last_known_leader == variant
+
+
+def test_kraft_last_known_leader_variants_of_a_dead_last_known_leader():
+    # 3.7.0-4.0.2: canElectLastKnownLeader only logs that the last known leader is not alive, and elects it.
+    assert kraft_election([1, 2, 3], [], NO_LEADER, {1}, unclean_allowed=False, last_known_elr=[2],
+                          last_known="even_if_dead") == Election(K.unclean, 2, (2,), (1, 2, 3), unclean=True)
+    assert kraft_preferred_election([1, 2, 3], [], NO_LEADER, set(), last_known_elr=[2], last_known="even_if_dead") == \
+        Election(K.preferred, 2, (2,), (1, 2, 3), unclean=True)
+    # Before 3.7 there is no such election.
+    failed(kraft_election([1, 2, 3], [], NO_LEADER, {1, 2}, unclean_allowed=False, last_known_elr=[2], last_known="none"),
+           K.offline, F.NO_ISR_REPLICA_ONLINE)
+
+
+def test_kraft_last_known_leader_must_be_acceptable():
+    # canElectLastKnownLeader @4.1.0..@4.3.1: "last known leader is not alive" -> no such election;
+    # then the config decides, as if there were no last known leader.
+    assert kraft_election([1, 2, 3], [], NO_LEADER, {1}, unclean_allowed=True, last_known_elr=[2]) == \
+        Election(K.unclean, 1, (1,), (1, 2, 3), unclean=True)
+    failed(kraft_election([1, 2, 3], [], NO_LEADER, {1}, unclean_allowed=False, last_known_elr=[2]),
+           K.offline, F.NO_ISR_REPLICA_ONLINE)
+    failed(kraft_election([1, 2, 3], [], NO_LEADER, set(), unclean_allowed=False, last_known_elr=[2]),
+           K.offline, F.NO_REPLICA_ONLINE)
 
 
 def test_kraft_last_known_elr_of_two_is_not_used():
@@ -294,6 +323,20 @@ def test_kraft_nothing_acceptable_fails(unclean_allowed):
 
 
 # ------------------------------------------------------------------ KRaft electPreferredLeader
+
+def test_kraft_preferred_elects_from_elr_when_isr_empty():
+    # isValidNewLeader: the ELR stands in for an empty ISR; the leader joins the ISR alone.
+    assert kraft_preferred_election([1, 2, 3], [], NO_LEADER, {1, 2, 3}, elr=[2, 1]) == \
+        Election(K.preferred, 1, (1,), (1, 2, 3))
+    assert kraft_preferred_election([1, 2, 3], [], NO_LEADER, {2, 3}, elr=[3]) == Election(K.preferred, 3, (3,), (1, 2, 3))
+
+
+def test_kraft_preferred_last_known_leader_when_nothing_valid():
+    # electPreferredLeader @4.3.1 ends with canElectLastKnownLeader, as electAnyLeader does.
+    assert kraft_preferred_election([1, 2, 3], [], NO_LEADER, {2}, last_known_elr=[2]) == \
+        Election(K.preferred, 2, (2,), (1, 2, 3), unclean=True)
+    failed(kraft_preferred_election([1, 2, 3], [], NO_LEADER, {1}, last_known_elr=[2]), K.preferred, F.NO_REPLICA_ONLINE)
+
 
 def test_kraft_preferred_head_valid():
     assert kraft_preferred_election([1, 2, 3], [2, 1], 2, {1, 2, 3}) == Election(K.preferred, 1, (2, 1), (1, 2, 3))
