@@ -134,6 +134,8 @@ RECORDS = {
     "BROKER_REGISTRATION_CHANGE_RECORD": _broker_registration_change_record,
     "CONFIG_RECORD": _config_record,
     "FEATURE_LEVEL_RECORD": _feature_level_record,
+    # 4.0+: topicName "" = every topic (ConfigurationControlManager.createClearElrRecordsAsNeeded).
+    "CLEAR_ELR_RECORD": lambda d: [_present(event_type="ClearElrRecord", topic=d["topicName"] or None)],
 }
 
 
@@ -454,6 +456,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          "(KIP-868)", "3.6.0", None, "Replayed",
          r"Replayed (?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)|AbortTransactionRecord\(.*\)) at offset \d+\.$",
          _nothing),
+    _row("kraft.controller.removed_elrs", f"{_RCM} replay(ClearElrRecord) @4.0.0..", "4.0.0", None, "Removed",
+         r"Removed ELRs from \d+ partitions (?:of topic \S+|in all topics)\.$", _nothing),
     _row("kraft.controller.replaying_producer_ids", "ProducerIdControlManager.java replay(ProducerIdsRecord) @3.6.0..", "3.6.0",
          None, "Replaying", r"Replaying ProducerIdsRecord ProducerIdsRecord\(.*\)$", _nothing),
     # The reassignment's PARTITION_CHANGE_RECORD is in the dump (with addingReplicas/removingReplicas).

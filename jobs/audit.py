@@ -151,7 +151,7 @@ def route(events: DataFrame) -> DataFrame:
     adds r_topic / r_partition, the partition that receives the event."""
     is_broker = F.col("event_type").isin(*sorted(E.BROKER_LEVEL))
     is_cluster = F.col("event_type").isin(*sorted(E.CLUSTER_LEVEL)) | (
-        F.col("event_type").isin(*sorted(E.CONFIG_EVENTS)) & F.col("topic").isNull())
+        F.col("event_type").isin(*sorted(E.CLUSTER_WIDE_WITHOUT_TOPIC)) & F.col("topic").isNull())
     own = events.where(F.col("partition").isNotNull() & F.col("topic").isNotNull())
     keys = own.select("cluster", "topic", "partition").distinct()
     # Brokers a partition ever names as (possible) replicas (state_machine.cluster.brokers_named).

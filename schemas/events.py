@@ -114,11 +114,14 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "KRaft PARTITION_CHANGE_RECORD: null fields are unchanged; leader -2 (or null) = unchanged, -1 = no leader."),
     EventTypeDoc("RemoveTopicRecord", "kraft", "topic", (),
                  "KRaft REMOVE_TOPIC_RECORD: the topic and its partitions are gone."),
+    EventTypeDoc("ClearElrRecord", "kraft", "topic", (),
+                 "KRaft CLEAR_ELR_RECORD (4.0+, KIP-966; the controller writes it with a min.insync.replicas ConfigRecord): every "
+                 "partition of the topic (topic null: of every topic) with an ELR or a last known ELR loses both."),
 )
 
 EVENT_TYPE_NAMES: frozenset[str] = frozenset(t.name for t in EVENT_TYPES)
 # Topic-scoped types whose topic may be null: then they concern the whole cluster (a broker-wide default).
-CLUSTER_WIDE_WITHOUT_TOPIC: frozenset[str] = frozenset({"ConfigChange", "ConfigObserved"})
+CLUSTER_WIDE_WITHOUT_TOPIC: frozenset[str] = frozenset({"ConfigChange", "ConfigObserved", "ClearElrRecord"})
 EVENT_TYPE_BY_NAME = {t.name: t for t in EVENT_TYPES}
 
 

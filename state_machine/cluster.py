@@ -39,7 +39,7 @@ def scope(event: Event) -> str:
     t = event.event_type
     if t in E.BROKER_LEVEL:
         return "broker"
-    if t in E.CLUSTER_LEVEL or (t in E.CONFIG_EVENTS and event.topic is None):
+    if t in E.CLUSTER_LEVEL or (t in E.CLUSTER_WIDE_WITHOUT_TOPIC and event.topic is None):
         return "cluster"
     if event.partition is None:
         return "topic"
@@ -118,7 +118,7 @@ def deliveries(event: Event, routing: Routing) -> Iterator[PartitionKey]:
 
 
 # Event types whose recipients do not follow from topic and partition (see `scope`).
-_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | E.CONFIG_EVENTS
+_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | E.CLUSTER_WIDE_WITHOUT_TOPIC
 _ROUTING_FIELDS = attrgetter("event_type", "topic", "partition")
 
 

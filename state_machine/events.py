@@ -31,10 +31,11 @@ UNCLEAN_ELECTION_LOGGED = "UncleanElectionLogged"
 PARTITION_RECORD = "PartitionRecord"
 PARTITION_CHANGE_RECORD = "PartitionChangeRecord"
 REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
+CLEAR_ELR_RECORD = "ClearElrRecord"
 
 BROKER_LEVEL = frozenset({BROKER_STARTUP, BROKER_FAILURE, CONTROLLED_SHUTDOWN})
 CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER})
-CONFIG_EVENTS = CLUSTER_WIDE_WITHOUT_TOPIC   # ConfigChange, ConfigObserved: topic null = every partition
+# CLUSTER_WIDE_WITHOUT_TOPIC (imported above): ConfigChange, ConfigObserved, ClearElrRecord; topic null = every partition
 
 _names = {v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)}
 assert _names <= EVENT_TYPE_NAMES, _names - EVENT_TYPE_NAMES

@@ -1256,6 +1256,15 @@ class PartitionReplay:
                               f"(replicas {list(replicas)}, ISR {list(isr)}, acceptable {sorted(acceptable)})",
                               (self.last_decision,))
 
+    def on_clear_elr(self, record: Event) -> None:
+        """ReplicationControlManager.removeTopicElrs (4.0+): a partition with an ELR or a last known
+        ELR loses both (a merge: the partition epoch moves; leader, leader epoch and ISR do not).
+        A member of the old ELR elected later is no longer a clean choice, nor the old last known
+        leader Kafka's own."""
+        if self.elr or self.last_known_elr:
+            self.elr, self.last_known_elr = (), ()
+            self.zk_version += 1
+
     def on_remove_topic(self, record: Event) -> None:
         self.state = P.NonExistentPartition
         self._forget_partition()
@@ -1523,6 +1532,7 @@ KRAFT_HANDLERS = {
     E.PARTITION_RECORD: PartitionReplay.on_partition_record,
     E.PARTITION_CHANGE_RECORD: PartitionReplay.on_partition_change_record,
     E.REMOVE_TOPIC_RECORD: PartitionReplay.on_remove_topic,
+    E.CLEAR_ELR_RECORD: PartitionReplay.on_clear_elr,
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
     E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,

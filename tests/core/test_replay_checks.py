@@ -990,6 +990,39 @@ def test_kraft_election_of_the_last_known_leader_is_unclean_by_design():
     assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-2]).detail
 
 
+@pytest.mark.parametrize("cleared", [False, True])
+def test_kraft_clear_elr_record_makes_an_elr_member_an_unclean_choice(cleared):
+    """4.0+: a min.insync.replicas change comes with a ClearElrRecord (a real 4.3.1 capture has one at
+    topic creation). Later records leave the ELR out (unchanged), so only the ClearElrRecord says that
+    2 is no longer eligible."""
+    clear = [e("ClearElrRecord", partition=None)] if cleared else []
+    r = replay("kraft", *KRAFT_BASE[:1], e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="true"),
+               e("PartitionChangeRecord", isr=[1], elr=[2, 3]), *clear,
+               e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING"))
+    if cleared:
+        the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-3])   # the ISR's last record
+        assert (r.rp.elr, r.rp.last_known_elr) == ((), ())
+    else:
+        clean(r)
+
+
+def test_kraft_clear_elr_record_forgets_the_last_known_leader():
+    """Cleared, the last known leader is no longer Kafka's own choice: electing it with the config
+    false is the forbidden unclean election (error), not the KIP-966 recovery (info)."""
+    history = (*KRAFT_BASE[:1], e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
+               e("PartitionChangeRecord", isr=[1], elr=[]),
+               e("PartitionChangeRecord", isr=[], leader=-1, elr=[1], last_known_elr=[1]),
+               e("PartitionChangeRecord", elr=[]))
+    r = replay("kraft", *history, e("ClearElrRecord", partition=None),
+               e("PartitionChangeRecord", isr=[1], leader=1, leader_recovery_state="RECOVERING"))
+    assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-3]).detail
+    # The partition epoch moves once per partition that had something to clear (removeTopicElrs' merge).
+    before = replay("kraft", *history).rp.zk_version
+    assert replay("kraft", *history, e("ClearElrRecord", partition=None)).rp.zk_version == before + 1
+    assert replay("kraft", *history, e("ClearElrRecord", partition=None), e("ClearElrRecord", partition=None)).rp.zk_version == \
+        before + 1
+
+
 @pytest.mark.parametrize("era", ["kraft", "kraft-3.0"])
 def test_kraft_admin_unclean_election_is_allowed_in_every_release(era):
     r = replay(era, *KRAFT_UNCLEAN, e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING",

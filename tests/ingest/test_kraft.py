@@ -219,6 +219,10 @@ PAYLOADS = [
     ("3.0.0", "REMOVE_TOPIC_RECORD", f'{{"topicId":"{TID}"}}', [{"event_type": "RemoveTopicRecord", "topic_id": TID, "source_offset": 40,
                                                               "event_time_ms": 1710774020000}]),
     ("3.0.0", "NO_OP_RECORD", "{}", []),
+    ("4.3.1 (real)", "CLEAR_ELR_RECORD", '{"topicName":"guarded"}',
+     [{"event_type": "ClearElrRecord", "topic": "guarded", "source_offset": 40, "event_time_ms": 1710774020000}]),
+    ("4.0.0 (a broker or cluster min.insync.replicas)", "CLEAR_ELR_RECORD", '{"topicName":""}',
+     [{"event_type": "ClearElrRecord", "source_offset": 40, "event_time_ms": 1710774020000}]),
     ("3.7.0", "REGISTER_CONTROLLER_RECORD", '{"controllerId":100,"incarnationId":"tpx8pd1IQDqJwMfGzXj6GA","zkMigrationReady":false,'
      '"endPoints":[],"features":[]}', []),
     ("3.4.0", "ZK_MIGRATION_STATE_RECORD", '{"zkMigrationState":0}', []),
@@ -515,6 +519,8 @@ CONTROLLER_LINES = [
     ("4.3.1 (real)", "[QuorumController id=1] Replayed ConfigRecord for ConfigResource(type=TOPIC, name='unclean') which set "
      "configuration unclean.leader.election.enable to true", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replayed a FeatureLevelRecord setting metadata.version to 4.3-IV0", []),
+    ("4.3.1 (real)", "[QuorumController id=1] Removed ELRs from 0 partitions of topic guarded.", []),
+    ("4.0.0", "[QuorumController id=1] Removed ELRs from 3 partitions in all topics.", []),
     ("3.6.x (real)", "[QuorumController id=0] Replayed a FeatureLevelRecord setting metadata version to 3.6-IV2", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replayed a FeatureLevelRecord setting feature group.version to 1", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replayed BeginTransactionRecord(name='Bootstrap records') at offset 1.", []),

@@ -44,11 +44,12 @@ def test_bundled_samples_are_routed_as_the_core_routes_them(spark):
     assert_df_equality(got, _core(spark, events), ignore_row_order=True, ignore_nullable=True)
 
 
-def test_an_event_naming_several_brokers_of_a_partition_reaches_it_once(spark):
-    def event(seq, event_type, **fields):
-        return Event(**{**dict.fromkeys(Event._fields), "cluster": "c", "seq": seq, "event_type": event_type,
-                        "event_time_ms": 1_700_000_000_000 + seq, **fields})
+def event(seq, event_type, **fields):
+    return Event(**{**dict.fromkeys(Event._fields), "cluster": "c", "seq": seq, "event_type": event_type,
+                    "event_time_ms": 1_700_000_000_000 + seq, **fields})
 
+
+def test_an_event_naming_several_brokers_of_a_partition_reaches_it_once(spark):
     events = [event(1, "TopicCreation", topic="t", partition=0, replicas=[1, 2, 3]),
               event(2, "TopicCreation", topic="t", partition=1, replicas=[3, 4]),
               event(3, "TopicCreation", topic="u", partition=0, replicas=[4, 5]),
@@ -58,5 +59,19 @@ def test_an_event_naming_several_brokers_of_a_partition_reaches_it_once(spark):
     got = _routed(spark, events)
     want = [("c", 1, "t", 0), ("c", 2, "t", 1), ("c", 3, "u", 0),
             ("c", 4, "t", 0), ("c", 4, "t", 1), ("c", 4, "u", 0), ("c", 5, "u", 0)]
+    assert_df_equality(got, spark.createDataFrame(want, DELIVERY), ignore_row_order=True, ignore_nullable=True)
+    assert_df_equality(got, _core(spark, events), ignore_row_order=True, ignore_nullable=True)
+
+
+def test_a_clear_elr_record_reaches_its_topic_or_without_one_every_partition(spark):
+    # KRaft 4.0+: ClearElrRecord names a topic, or (a broker-level min.insync.replicas) none.
+    events = [event(1, "PartitionRecord", topic="t", partition=0, replicas=[1, 2], isr=[1, 2], leader=1, leader_epoch=0),
+              event(2, "PartitionRecord", topic="t", partition=1, replicas=[2, 3], isr=[2, 3], leader=2, leader_epoch=0),
+              event(3, "PartitionRecord", topic="u", partition=0, replicas=[3, 1], isr=[3, 1], leader=3, leader_epoch=0),
+              event(4, "ClearElrRecord", topic="t"),
+              event(5, "ClearElrRecord")]
+    got = _routed(spark, events)
+    want = [("c", 1, "t", 0), ("c", 2, "t", 1), ("c", 3, "u", 0),
+            ("c", 4, "t", 0), ("c", 4, "t", 1), ("c", 5, "t", 0), ("c", 5, "t", 1), ("c", 5, "u", 0)]
     assert_df_equality(got, spark.createDataFrame(want, DELIVERY), ignore_row_order=True, ignore_nullable=True)
     assert_df_equality(got, _core(spark, events), ignore_row_order=True, ignore_nullable=True)
