@@ -35,7 +35,7 @@ class Scenario:
     mode: str            # "zk" | "kraft"
     version: str         # the Kafka release run
     log_level: str       # state.change.logger level: TRACE (stock before 2.6), or INFO (stock since 2.6)
-    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election) or "ops"
+    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops" or "elr"
 
     @property
     def era(self) -> str:
@@ -58,6 +58,7 @@ SCENARIOS: dict[str, Scenario] = {
     "zk-2.4-ops": Scenario("zk", ZK24_VERSION, "TRACE", "ops"),
     "zk-3.9-ops": Scenario("zk", ZK_VERSION, "INFO", "ops"),
     "kraft-ops": Scenario("kraft", KRAFT_VERSION, "INFO", "ops"),
+    "kraft-elr": Scenario("kraft", KRAFT_VERSION, "INFO", "elr"),
 }
 
 LOG_FILES = ("state-change.log", "controller.log", "server.log")

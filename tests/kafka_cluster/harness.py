@@ -79,6 +79,7 @@ MAIN_CLASSES: dict[str, tuple[str, ...]] = {
     "producer_perf": ("org.apache.kafka.tools.ProducerPerformance",
                       "org.apache.kafka.clients.tools.ProducerPerformance"),   # 0.8.2: in kafka-clients, positional arguments
     "metadata_quorum": ("org.apache.kafka.tools.MetadataQuorumCommand",),
+    "features": ("org.apache.kafka.tools.FeatureCommand",),   # kafka-features.sh (3.x tools)
     "dump_log": ("org.apache.kafka.tools.DumpLogSegments", "kafka.tools.DumpLogSegments"),
     "preferred_election": ("kafka.admin.PreferredReplicaLeaderElectionCommand",),   # before 2.4 (ZK_ONLY_BEFORE)
 }
@@ -90,6 +91,10 @@ STARTED_LINE = {
     "zk": re.compile(r"(?:\[KafkaServer id=\d+\] |\[Kafka Server \d+\], )started \(kafka\.server\.KafkaServer\)"),
     "kraft": re.compile(r"Kafka Server started \(kafka\.server\.KafkaRaftServer\)"),
 }
+
+# FeatureCommand describe: "Feature: %s\tSupportedMinVersion: %s\t...FinalizedVersionLevel: %s\tEpoch: %s"
+# @3.9.2; @4.3.1 the same fields padded with spaces ("Feature: %-40s  SupportedMinVersion: ...").
+FEATURE_LINE = re.compile(r"^Feature: (\S+)\s.*?FinalizedVersionLevel: (\S+)", re.M)
 
 
 @dataclass(frozen=True)
@@ -992,6 +997,13 @@ class KRaftCluster(Cluster):
             leader_id = int(self.quorum_status().get("LeaderId", "-1"))
             return leader_id if leader_id >= 0 else None
         return wait_for("a KRaft quorum leader", leader, 60)
+
+    def finalized_features(self) -> dict[str, str]:
+        """`kafka-features describe` as {feature: finalized level}: the levels the controller acts on,
+        e.g. eligible.leader.replicas.version (KIP-966; the feature exists from 4.0)."""
+        out = self.tool("features", "--bootstrap-server", self.bootstrap, "--command-config",
+                        str(self.client_config), "describe", timeout=60).stdout
+        return dict(FEATURE_LINE.findall(out))
 
     def metadata_segments(self, node_id: int) -> list[Path]:
         return sorted((self.nodes[node_id].data_dir / "__cluster_metadata-0").glob("*.log"))

@@ -10,7 +10,8 @@ read of the /controller znode, to find the controller). One capture runs all ste
 
 (capture.py adds start_cluster before them and kill_cluster after). The scenarios named `*-ops` run
 a second history instead, run_ops: partitions added, a topic deleted with a replica down, and a
-partition whose whole ISR goes down with unclean elections disabled. Each step is recorded with its
+partition whose whole ISR goes down with unclean elections disabled. `kraft-elr` runs a third,
+run_elr: a leader elected from KIP-966's eligible leader replicas. Each step is recorded with its
 name, start `time` and `end` (UTC, ISO 8601) and what it acted on (broker, signal, targets).
 
 The kill -9 hits the controller (ZK: /controller; KRaft: the quorum leader), the SIGTERM another
@@ -266,6 +267,7 @@ OPS_TOPICS = {
     "stuck": ["--partitions", "2", "--replication-factor", "3"],
 }
 FRAGILE_TOPIC = "fragile"
+ELR_FEATURE = "eligible.leader.replicas.version"
 GROWN_PARTITIONS = 4
 
 
@@ -274,8 +276,8 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
     topic deleted while one of its replicas' brokers is down (ZooKeeper mode: the deletion waits for
     it, TopicDeletionManager), and a partition whose whole ISR went down, with unclean elections
     disabled: a live replica out of the ISR is not elected (the controller logs the failed election),
-    and the partition comes back only with its ISR member. Returns {"unclean": None} in ZooKeeper
-    mode; in KRaft, the election Kafka itself marks unclean (see the last step)."""
+    and the partition comes back only with its ISR member. Returns {"unclean": None}, except in KRaft
+    with eligible leader replicas on: there, the election Kafka itself marks unclean (the last step)."""
     controller = c.controller_id()
     a, b = [i for i in c.broker_ids if i != controller][:2]
     fragile = f"{FRAGILE_TOPIC}-0"
@@ -317,24 +319,77 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
         if isinstance(c, ZkCluster):
             s["zk_state"] = c.partition_state(FRAGILE_TOPIC, 0)
 
+    # KIP-966 (KRaft with eligible leader replicas on, the default for new 4.x clusters): a registers
+    # after an unclean shutdown, so it leaves the ELR; with the ISR and the ELR empty the controller
+    # elects it as the last known leader, which Kafka itself marks unclean (RECOVERING), whatever the
+    # topic's config. Without ELR (ZooKeeper mode, KRaft 3.x) a stayed in the ISR: a clean election.
+    elr = not isinstance(c, ZkCluster) and eligible_leader_replicas(c)
     epoch_before = c.leader_epoch_checkpoint(a, FRAGILE_TOPIC, 0)
     with rec.step("fragile_restart_isr", broker=a) as s:
         c.start_node(a)
         c.wait_partitions(f"{a} to lead {fragile} again", partition_is(fragile, leader=a), timeout=120)
-        if not isinstance(c, ZkCluster):
-            # KIP-966 (ELR, on by default in 4.x): a registers after an unclean shutdown, so it leaves
-            # the ELR; with the ISR and the ELR empty the controller elects it as the last known
-            # leader, which Kafka itself marks unclean (RECOVERING), whatever the topic's config.
+        if elr:
             s["leader_epoch_checkpoint"] = new_leader_epoch(c, a, FRAGILE_TOPIC, epoch_before)
         c.wait_fully_replicated()
 
-    if isinstance(c, ZkCluster):
-        return {"unclean": None}   # the ISR member's return is a clean election
+    if not elr:
+        return {"unclean": None}
     return {"unclean": {"topic": FRAGILE_TOPIC, "partition": 0, "leader": a, "leader_epoch": s["leader_epoch_checkpoint"],
                         "previous_isr": [], "replicas": [a, b], "why": "last known leader (KIP-966)"}}
 
 
-HISTORIES = {"main": run_all, "ops": run_ops}
+# ---------------------------------------------------------------- the ELR history (KRaft only)
+
+GUARDED_TOPIC = "guarded"
+
+
+def run_elr(c: Cluster, rec: Recorder) -> dict:
+    """KIP-966's eligible leader replicas on a real KRaft cluster, none of it unclean. Topic guarded:
+    [a, b], min.insync.replicas=2 (its ConfigRecord comes with a ClearElrRecord), unclean elections
+    off. b shuts down cleanly, so the ISR falls below min.insync.replicas and b enters the ELR; a is
+    killed; when b returns, the controller elects it from the ELR: a clean election. Without ELR
+    (KRaft 3.x) b stays out and the partition waits for a, as in ZooKeeper mode. Returns
+    {"unclean": None}: nothing here is unclean."""
+    controller = c.controller_id()
+    a, b = [i for i in c.broker_ids if i != controller][:2]
+    key = f"{GUARDED_TOPIC}-0"
+    elr = eligible_leader_replicas(c)
+    with rec.step("elr_create_topic", topic=GUARDED_TOPIC, replicas=[a, b], controller=controller,
+                  eligible_leader_replicas=elr) as s:
+        create_topic(c, GUARDED_TOPIC, "--replica-assignment", f"{a}:{b}", "--config", "min.insync.replicas=2",
+                     "--config", "unclean.leader.election.enable=false")
+        c.wait_partitions(f"{key} led by {a} with ISR [{a}, {b}]", partition_is(key, leader=a, isr=[a, b]))
+        s["producer"] = produce(c, GUARDED_TOPIC, 200)
+
+    with rec.step("elr_shutdown_follower", broker=b, signal="SIGTERM"):
+        c.stop_node(b, signal.SIGTERM, timeout=90)
+        c.wait_partitions(f"{key} ISR to shrink to [{a}]", partition_is(key, leader=a, isr=[a]))
+
+    with rec.step("elr_kill_leader", broker=a, signal="SIGKILL") as s:
+        c.stop_node(a, signal.SIGKILL)
+        s["note"] = "one voter of three left: the KRaft quorum is lost until the next step"
+
+    with rec.step("elr_restart_follower", broker=b):
+        c.start_node(b)
+        if elr:
+            c.wait_partitions(f"{b} to lead {key} (elected from the ELR)", partition_is(key, leader=b), timeout=120)
+        else:
+            c.wait_partitions(f"{b} back in the ISRs, {key} still offline", lambda parts: all(
+                (p["leader"] == -1) if k == key else (b in p["isr"]) for k, p in parts.items()), timeout=120)
+
+    with rec.step("elr_restart_leader", broker=a):
+        c.start_node(a)
+        c.wait_fully_replicated()
+    return {"unclean": None}
+
+
+HISTORIES = {"main": run_all, "ops": run_ops, "elr": run_elr}
+
+
+def eligible_leader_replicas(c: Cluster) -> bool:
+    """KRaft: is KIP-966's eligible.leader.replicas.version finalized at 1 or more? Releases before
+    4.0 have no such feature: ELR off."""
+    return int(c.finalized_features().get(ELR_FEATURE, "0")) >= 1
 
 
 def new_leader_epoch(c: Cluster, broker: int, topic: str, before: int | None) -> int:

@@ -20,7 +20,7 @@ from state_machine.eras import parse_version
 
 from .capture import SCENARIOS, capture
 from .harness import parse_describe
-from .scenarios import FRAGILE_TOPIC, parse_final
+from .scenarios import ELR_FEATURE, FRAGILE_TOPIC, GUARDED_TOPIC, parse_final
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "data" / "samples" / "real"
@@ -105,6 +105,8 @@ STEPS = {
     "ops": ["start_cluster", "create_topics", "add_partitions", "delete_with_replica_down", "restart_for_deletion",
             "fragile_create_topic", "fragile_stop_follower", "fragile_stop_isr", "fragile_restart_out_of_sync",
             "fragile_restart_isr", "kill_cluster"],
+    "elr": ["start_cluster", "elr_create_topic", "elr_shutdown_follower", "elr_kill_leader", "elr_restart_follower",
+            "elr_restart_leader", "kill_cluster"],
 }
 
 
@@ -128,7 +130,7 @@ def test_captured_manifest_is_complete_and_consistent(scenario):
     assert times == sorted(times), "steps are recorded in the order they ran"
 
     unclean = m["expected"]["unclean"]
-    assert (unclean is None) is (spec.history == "ops" and spec.mode == "zk")
+    assert (unclean is None) is (spec.history == "elr" or (spec.history == "ops" and not eligible_leader_replicas(d)))
     if unclean is not None:
         assert {k: type(unclean[k]) for k in ("topic", "partition", "leader", "leader_epoch")} == \
                {"topic": str, "partition": int, "leader": int, "leader_epoch": int}
@@ -157,6 +159,15 @@ def test_captured_manifest_is_complete_and_consistent(scenario):
     assert size < 5e6, f"{scenario} capture is {size / 1e6:.1f} MB"
 
 
+def eligible_leader_replicas(capture: Path) -> bool:
+    """KRaft with KIP-966's eligible leader replicas on, by the metadata log's own FeatureLevelRecord
+    (the operations history then ends with a last-known-leader election); False in ZooKeeper mode."""
+    level = re.compile(r'"type":"FEATURE_LEVEL_RECORD","version":\d+,"data":\{"name":"%s","featureLevel":(\d+)\}'
+                       % re.escape(ELR_FEATURE))
+    return any(int(n) >= 1 for p in capture.glob("broker-*/__cluster_metadata-0/*.log.txt")
+               for n in level.findall(p.read_text()))
+
+
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_captured_logs_show_the_expected_unclean_election(scenario):
     """Kafka's own record of the election the manifest expects: the controller's state-change line
@@ -164,6 +175,30 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
     d = SAMPLES / scenario
     m = json.loads((d / "manifest.json").read_text())
     u = m["expected"]["unclean"]
+    if m.get("history") == "elr":
+        # b, out of the ISR but in the ELR after its clean shutdown, elected cleanly (no RECOVERING);
+        # the topic's min.insync.replicas ConfigRecord came with a ClearElrRecord.
+        step = next(s for s in m["steps"] if s["name"] == "elr_create_topic")
+        a, b = step["replicas"]
+        dump = next(d.glob("broker-*/__cluster_metadata-0/*.log.txt")).read_text()
+        tid = _topic_id(dump, GUARDED_TOPIC)
+        changes = re.findall(r'"type":"PARTITION_CHANGE_RECORD","version":\d+,"data":\{"partitionId":0,"topicId":"%s",[^}]*'
+                             % tid, dump)
+        assert step["eligible_leader_replicas"] is eligible_leader_replicas(d)
+        if step["eligible_leader_replicas"]:
+            assert f'"type":"CLEAR_ELR_RECORD","version":0,"data":{{"topicName":"{GUARDED_TOPIC}"}}' in dump
+            assert any(f'"isr":[{a}]' in c and f'"eligibleLeaderReplicas":[{b}]' in c for c in changes), changes
+            elected = [c for c in changes if f'"leader":{b}' in c]
+            assert elected and not any('"leaderRecoveryState":1' in c for c in elected), changes
+        return
+    if u is None and m["mode"] == "kraft":
+        # The operations history, KRaft without ELR: the ISR member's return is a clean election.
+        a = next(s["broker"] for s in m["steps"] if s["name"] == "fragile_restart_isr")
+        dump = next(d.glob("broker-*/__cluster_metadata-0/*.log.txt")).read_text()
+        elected = re.findall(r'"type":"PARTITION_CHANGE_RECORD","version":\d+,"data":\{"partitionId":0,"topicId":"%s",'
+                             r'[^}]*"leader":%d[,}][^}]*' % (_topic_id(dump, FRAGILE_TOPIC), a), dump)
+        assert elected and not any('"leaderRecoveryState":1' in r for r in elected), elected
+        return
     if u is None:
         # The operations history, ZooKeeper mode: the elections the controller could not hold while
         # the ISR was down (unclean elections disabled), logged at ERROR, so at INFO level too.
@@ -189,8 +224,10 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
         assert any(line in p.read_text() for p in d.glob("broker-*/state-change.log")), line
     else:
         dump = next(d.glob("broker-*/__cluster_metadata-0/*.log.txt")).read_text()
-        topic_id = re.search(r'"type":"TOPIC_RECORD","version":\d+,"data":\{"name":"%s","topicId":"([^"]+)"' % u["topic"],
-                             dump)[1]
         change = re.compile(r'"type":"PARTITION_CHANGE_RECORD","version":\d+,"data":\{"partitionId":%d,"topicId":"%s",'
-                            r'[^}]*"leader":%d,"leaderRecoveryState":1' % (u["partition"], topic_id, u["leader"]))
+                            r'[^}]*"leader":%d,"leaderRecoveryState":1' % (u["partition"], _topic_id(dump, u["topic"]), u["leader"]))
         assert change.search(dump), f"no unclean PARTITION_CHANGE_RECORD for {u}"
+
+
+def _topic_id(dump: str, topic: str) -> str:
+    return re.search(r'"type":"TOPIC_RECORD","version":\d+,"data":\{"name":"%s","topicId":"([^"]+)"' % topic, dump)[1]

@@ -4,7 +4,8 @@ ZooKeeper mode, each at TRACE and at the stock INFO level, and Kafka 4.3.1 in KR
 main history holds exactly one unclean election; the audit must report it and nothing else, and
 end every partition where `kafka-topics --describe` last saw it. The operations history (`*-ops`:
 2.4.1 TRACE, 3.9.2 INFO, 4.3.1 KRaft) holds none in ZooKeeper mode, and in KRaft the one Kafka
-itself marks unclean (the last known leader, KIP-966)."""
+itself marks unclean (the last known leader, KIP-966). The ELR history (`kraft-elr`, 4.3.1) holds
+none: its one election outside the ISR is from the eligible leader replicas."""
 from __future__ import annotations
 
 import json
