@@ -387,8 +387,11 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          r"Renouncing the leadership (?:at oldEpoch \d+ due to a metadata log event|due to a metadata log event\."
          r" We were the leader at epoch \d+, but in the new epoch \d+, the leader is (?:\d+|\(none\)))\."
          r" Reverting to last (?:committed|stable) offset \d+\.$", _nothing),
-    _row("kraft.controller.unclean_leaders_generated", f"{_QC} maybeElectUncleanLeaders @3.9.0..@3.9.2", "3.9.0", "3.9.2",
-         "maybeElectUncleanLeaders:", r"maybeElectUncleanLeaders: generated \d+ records in \d+ microseconds\.", _nothing),
+    # 3.9's two periodic elections (4.0 logs them as periodic tasks); their records are in the dump.
+    *(_row(f"kraft.controller.{name}_generated", f"{_QC} {task} @3.9.0..@3.9.2", "3.9.0", "3.9.2", f"{task}:",
+           rf"{task}: generated \d+ records in \d+ microseconds\.(?: Rescheduling immediately\.)?$", _nothing)
+      for name, task in (("unclean_leaders", "maybeElectUncleanLeaders"),
+                         ("balance_leaders", "maybeBalancePartitionLeaders"))),   # the auto leader rebalance
     _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0..", "3.9.0", None, "Triggering",
          r"Triggering unclean leader election for offline partition \S+-\d+\.$", _nothing),
     _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0..", "3.9.0", None, "Cannot",
@@ -516,6 +519,9 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"Activated periodic tasks: .*$", _nothing),
     _row("kraft.controller.periodic_deactivated", f"{_PERIODIC} deactivate @4.0.0..", "4.0.0", None, "Deactivated",
          r"Deactivated periodic tasks: .*$", _nothing),
+    # INFO for the VERBOSE tasks (electPreferred, the auto leader rebalance; electUnclean; ...), DEBUG for the others.
+    _row("kraft.controller.periodic_generated", f"{_PERIODIC} @4.0.0..", "4.0.0", None, "Periodic",
+         r"Periodic task \w+ generated \d+ records in \d+ microseconds\.$", _nothing),
     _row("kraft.controller.slow_event", f"{_PERF} @4.0.0.. (ERROR)", "4.0.0", None, "Exceptionally",
          r"Exceptionally slow controller event \S+ took \d+ ms\.$", _nothing),
     _row("kraft.controller.performance", f"{_PERF} @4.0.0..", "4.0.0", None, "In",

@@ -531,10 +531,23 @@ PATTERNS: tuple[MessagePattern, ...] = (
          _election),
     _row("ctl.election.auto", f"{KC} processAutoPreferredReplicaLeaderElection @2.3..@3.9", "1.1.0", None, "processing",
          r"Processing automatic preferred replica leader election$"),
-    _row("ctl.election.check", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.0..@3.9 (TRACE)", "0.8.0", None, "checking",
+    _row("ctl.election.check", f"{KC} checkAndTriggerAutoLeaderRebalance @0.11.0.3..@3.9 (TRACE)", "0.11.0", None, "checking",
          r"Checking need to trigger auto leader balancing$"),
+    _row("ctl.election.check_08", f"{KC} checkAndTriggerPartitionRebalance @0.8.2.2..@0.10.2.2 (TRACE)", "0.8.1", "0.10.2.2",
+         "checking", r"checking need to trigger partition rebalance$"),
+    _row("ctl.election.scheduler_08", f"{KC} onControllerFailover @0.8.1 (seed)..@0.10.2.2, when auto.leader.rebalance.enable",
+         "0.8.1", "0.10.2.2", "starting", r"starting the partition rebalance scheduler$"),
     _row("ctl.election.ratio", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.0..@3.9 (TRACE)", "0.8.0", None, "leader",
          r"[Ll]eader imbalance ratio for broker \d+ is [\d.E-]+$"),
+    # The same check's DEBUG lines (kafka.controller logs at TRACE to controller.log by the stock
+    # log4j.properties): every leader.imbalance.check.interval.seconds wherever auto.leader.rebalance.enable
+    # is on, its default from 0.8.2. Scala Map dumps; the elections they lead to are logged apart.
+    _row("ctl.election.by_broker", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.2.2..@2.4.1 (DEBUG; gone in 2.5.1)",
+         "0.8.1", "2.4.1", "preferred", r"[Pp]referred replicas by broker (?:Hash)?Map\(.*\)$"),
+    _row("ctl.election.not_preferred_10", f"{KC} checkAndTriggerAutoLeaderRebalance @0.8.2.2..@1.0.2 (DEBUG)",
+         "0.8.1", "1.0.2", "topics", r"[Tt]opics not in preferred replica (?:Hash)?Map\(.*\)$"),
+    _row("ctl.election.not_preferred", f"{KC} checkAndTriggerAutoLeaderRebalance @1.1.1..@3.9.1 (DEBUG)", "1.1.0", None,
+         "topics", r"Topics not in preferred replica for broker \d+ (?:Hash)?Map\(.*\)$"),
     _row("ctl.election.completed", f"{KC} removePartitionsFromPreferredReplicaElection @0.8.0..@3.9", "0.8.0", None,
          "partition", r"Partition \S+ (?:completed preferred replica leader election\. New leader is \d+"
          r"|failed to complete preferred replica leader election(?: to \d+\. Leader is still|\. Leader is) -?\d+)$"),

@@ -493,6 +493,12 @@ CONTROLLER_LINES = [
     ("2.8.1", "[Controller 100] Renouncing the leadership at oldEpoch 1 due to a metadata log event. Reverting to last "
      "committed offset 20.", []),
     ("3.9.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds.", []),
+    ("3.9.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds. Rescheduling "
+              "immediately.", []),
+    ("3.9.0", "[QuorumController id=101] maybeBalancePartitionLeaders: generated 2 records in 230 microseconds.", []),
+    # 4.3.1 real (a one-off capture with auto.leader.rebalance.enable on, checked every 5 s)
+    ("4.3.1 (real)", "[QuorumController id=1] Periodic task electPreferred generated 2 records in 230 microseconds.", []),
+    ("4.0.0", "[QuorumController id=1] Periodic task electUnclean generated 0 records in 41 microseconds.", []),
     ("3.9.0", "[QuorumController id=101] Triggering unclean leader election for offline partition orders-0.", []),
     ("3.9.0", "[QuorumController id=101] Cannot trigger unclean leader election for offline partition orders-0: the controller "
      "is not active.", []),

@@ -315,6 +315,17 @@ QUIET = [
     ("0.8.2.2", "[PreferredReplicaPartitionLeaderSelector]: Current leader 2 for partition [t,0] is not the preferred replica. "
                 "Trigerring preferred replica leader election"),
     ("2.2.0 real", "[Controller id=1] Leader imbalance ratio for broker 2 is 0.1282051282051282"),
+    # checkAndTriggerAutoLeaderRebalance's DEBUG dumps (real: one-off captures with auto.leader.rebalance.enable on)
+    ("2.4.1 real", "[Controller id=1] Preferred replicas by broker HashMap(1 -> HashMap(moves-0 -> List(1, 2), events-1 -> "
+                   "List(1, 2, 3)), 2 -> HashMap(events-2 -> List(2, 3, 1), moves-1 -> ArrayBuffer(2, 3)))"),
+    ("2.4.1 real", "[Controller id=3] Topics not in preferred replica for broker 1 HashMap(moves-0 -> List(1, 2), events-1 -> "
+                   "List(1, 2, 3))"),
+    ("3.9.2 real", "[Controller id=1] Topics not in preferred replica for broker 2 HashMap()"),
+    ("0.8.2.2", "[Controller 1]: preferred replicas by broker Map(1 -> Map([t,0] -> List(1, 2)), 2 -> Map([t,1] -> List(2, 1)))"),
+    ("0.8.2.2", "[Controller 1]: topics not in preferred replica Map([t,0] -> List(1, 2))"),
+    ("0.9.0.1 real", "[Controller 1]: starting the partition rebalance scheduler"),
+    ("0.9.0.1 real", "[Controller 3]: checking need to trigger partition rebalance"),
+    ("1.0.2", "[Controller id=1] Topics not in preferred replica Map()"),
     ("2.2.0 real", "[Controller id=1] Partition T-TEST-0 failed to complete preferred replica leader election to 2. "
                    "Leader is still 0"),
     ("2.2.0", "[Controller id=1] Newly added brokers: , deleted brokers: , bounced brokers: 2, all live brokers: 1,2,3"),
