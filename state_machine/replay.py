@@ -159,7 +159,7 @@ class PartitionReplay:
     __slots__ = (
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
-        "replica_states",
+        "elected_into_isr", "replica_states",
         "reassignment_target", "uncached_epochs",
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
@@ -183,6 +183,8 @@ class PartitionReplay:
         self.elr: tuple[int, ...] = ()   # KRaft eligible leader replicas (KIP-966): electing one is clean
         self.last_known_elr: tuple[int, ...] = ()   # KIP-966: the last leader, elected when ISR and ELR are empty
         self.elected_from_elr = False
+        # KRaft: the leader joined the ISR in the change that elected it, as a reassignment completed (clean).
+        self.elected_into_isr = False
         self.replica_states: dict[int, ReplicaState] = {}
         self.reassignment_target: tuple[int, ...] | None = None
         # (leader, epoch) values the controller's cache still holds after a reassignment's epoch
@@ -544,7 +546,7 @@ class PartitionReplay:
 
     def _forget_partition(self) -> None:
         self.leader, self.isr, self.leader_epoch = NO_LEADER, (), -1
-        self.elr, self.last_known_elr, self.elected_from_elr = (), (), False
+        self.elr, self.last_known_elr, self.elected_from_elr, self.elected_into_isr = (), (), False, False
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
         self.reassignment_target = None
@@ -1103,9 +1105,10 @@ class PartitionReplay:
             self.last_unclean_leader = None
             return
         if self.kraft and (self.leader_recovery_state == "RECOVERING" or record.leader in self.elr
-                           or (record.leader == self.leader and self.elected_from_elr)):
-            # KRaft 4.1+ logs it for every change of a RECOVERING partition, and 3.7-3.9 for an
-            # election from the ELR (clean by design): the records show whether one was unclean.
+                           or (record.leader == self.leader and (self.elected_from_elr or self.elected_into_isr))):
+            # KRaft 4.1+ logs it for every change of a RECOVERING partition; 3.0-4.0, whose rule reads
+            # only the previous ISR, for an election from the ELR (clean by design) or into the ISR as
+            # a reassignment completes (KAFKA-19212): the records show whether one was unclean.
             return
         self.unclean_logged.append(record)
 
@@ -1196,13 +1199,17 @@ class PartitionReplay:
         leader = record.leader if leader_present else prev_leader
         elected = leader_present and leader >= 0 and leader != prev_leader
         if elected:
+            # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
+            # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
             self.elected_from_elr = leader not in prev_isr and leader in prev_elr
-            if self.elected_from_elr:
-                # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
-                # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
+            # KAFKA-19212: a reassignment's completion can add the new preferred leader to the ISR in
+            # the change that elects it; an unclean election leaves the leader alone in the ISR.
+            self.elected_into_isr = (leader not in prev_isr and not self.elected_from_elr and record.isr is not None
+                                     and leader in isr and len(isr) > 1)
+            if self.elected_from_elr or self.elected_into_isr:
                 self.unclean_logged = [x for x in self.unclean_logged if x.leader != leader]
         elif leader_present:
-            self.elected_from_elr = False
+            self.elected_from_elr = self.elected_into_isr = False
         if elected and not self.elected_from_elr:
             last_known = last_known_leader(prev_isr, prev_elr, prev_last_known) == leader
             self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known)
@@ -1222,15 +1229,31 @@ class PartitionReplay:
         self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
         election = None
         if elected:
-            unclean = leader not in prev_isr and not self.elected_from_elr
-            election = ElectionKind.unclean if unclean else (self._guess_kind(record, prev_leader) or ElectionKind.offline)
+            unclean = leader not in prev_isr and not self.elected_from_elr and not self.elected_into_isr
+            election = ElectionKind.unclean if unclean else self._kraft_election_kind(record, prev_leader, leader)
         self._emit(record, election, False)
+
+    def _kraft_election_kind(self, record: Event, prev_leader: int, leader: int) -> ElectionKind:
+        """What moved a leader not known dead, for the timeline (a record names no cause): a change
+        of the assignment is a reassignment's completion; a leader in controlled shutdown loses it
+        to that; a move to the preferred replica (AR head) that keeps the old leader in the ISR is a
+        preferred election (admin, or the auto leader rebalance). Else offline: a fenced leader's
+        change comes before its BrokerRegistrationChangeRecord (handleBrokerFenced)."""
+        kind = self._guess_kind(record, prev_leader)
+        if kind is not None:
+            return kind
+        if record.replicas is not None:
+            return ElectionKind.reassign
+        if prev_leader in self.shutting_down:
+            return ElectionKind.controlled_shutdown
+        if self.replicas and leader == self.replicas[0] and prev_leader in self.isr:
+            return ElectionKind.preferred
+        return ElectionKind.offline
 
     def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader,
                               last_known: bool = False) -> None:
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
-            # KAFKA-19212: a reassignment can add the new preferred leader to the ISR in the same change.
-            if not (record.isr is not None and leader in isr and len(isr) > 1):
+            if not self.elected_into_isr:
                 note = (_LAST_KNOWN_LEADER_NOTE if last_known else
                         _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
                 # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.

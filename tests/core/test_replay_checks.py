@@ -990,6 +990,36 @@ def test_kraft_election_of_the_last_known_leader_is_unclean_by_design():
     assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-2]).detail
 
 
+@pytest.mark.parametrize("era", ["kraft-3.9.2", "kraft-4.3.1"])
+def test_kraft_reassignment_electing_a_replica_that_joins_the_isr_is_clean(era):
+    """A real KRaft 3.9.2 capture (main history, auto leader rebalance on): moves-0 [1, 2] -> [3, 2];
+    the change that completes it drops 1, adds 3 to the ISR and elects it (KAFKA-19212). 3.0-4.0
+    log it as an UNCLEAN partition change, their rule reading only the previous ISR [2, 1]."""
+    r = replay(era, e("PartitionRecord", replicas=[1, 2], isr=[1, 2], leader=1, leader_epoch=0, zk_version=0),
+               e("PartitionChangeRecord", isr=[2, 1]),
+               e("PartitionChangeRecord", replicas=[3, 2, 1]),
+               e("PartitionChangeRecord", isr=[2, 3], leader=3, replicas=[3, 2]),
+               e("UncleanElectionLogged", leader=3, detail="replicas: [3, 2, 1] -> [3, 2], isr: [2, 1] -> [2, 3], "
+                                                            "leader: 1 -> 3"))
+    clean(r)
+    assert [row.election for row in r.rows if row.election] == ["initial", "reassign"]
+
+
+@pytest.mark.parametrize("isr, shutting_down, kind", [
+    ([1, 2, 3], False, "preferred"),              # the old leader 2 stays in the ISR: a preferred election
+    ([1, 3], False, "offline"),                   # 2 left the ISR in the same change: fenced (its record follows)
+    ([1, 3], True, "controlled_shutdown"),
+])
+def test_kraft_timeline_names_what_moved_a_live_leader(isr, shutting_down, kind):
+    shutdown = [e("ControlledShutdown", brokers=[2])] if shutting_down else []
+    r = replay("kraft", e("BrokerStartup", brokers=[1, 2, 3]),
+               e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+               e("PartitionChangeRecord", leader=2), *shutdown,
+               e("PartitionChangeRecord", leader=1, isr=isr))
+    clean(r)
+    assert [row.election for row in r.rows if row.election][-1] == kind
+
+
 @pytest.mark.parametrize("cleared", [False, True])
 def test_kraft_clear_elr_record_makes_an_elr_member_an_unclean_choice(cleared):
     """4.0+: a min.insync.replicas change comes with a ClearElrRecord (a real 4.3.1 capture has one at
