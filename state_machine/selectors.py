@@ -189,7 +189,7 @@ def kraft_election(assignment: Ids, target_isr: Ids, leader: int, acceptable: Co
             return Election(ElectionKind.offline, r, isr, tuple(assignment))
     elected = _kraft_last_known_leader(assignment, target_isr, elr, last_known_elr, acceptable, ElectionKind.unclean,
                                        last_known)
-    if elected:
+    if elected is not None:
         return elected
     if unclean_allowed:
         for r in assignment:
@@ -216,7 +216,7 @@ def kraft_preferred_election(assignment: Ids, target_isr: Ids, leader: int, acce
             return Election(ElectionKind.preferred, r, tuple(target_isr) or (r,), tuple(assignment))
     elected = _kraft_last_known_leader(assignment, target_isr, elr, last_known_elr, acceptable, ElectionKind.preferred,
                                        last_known)
-    if elected:
+    if elected is not None:
         return elected
     return ElectionFailure(ElectionKind.preferred, FailureReason.NO_REPLICA_ONLINE, "no valid replica")
 
