@@ -307,7 +307,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"List of topics (?:to be deleted|ineligible for deletion): .*$"),
     _row("ctl.failover.metadata", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "sending",
          r"Sending update metadata request$"),
-    _row("ctl.failover.scheduler", f"{KC} onControllerFailover @0.8.0..@3.9", "0.8.0", None, "starting",
+    _row("ctl.failover.scheduler", f"{KC} onControllerFailover @0.11.0..@3.9 (not @0.10.2.2)", "0.11.0", None, "starting",
          r"[Ss]tarting the controller scheduler$"),
     _row("ctl.failover.pending", f"{KC} fetchPendingPreferredReplicaElections, initializePartitionReassignment @0.8.0..@3.9",
          "0.8.0", None, "partitions",
