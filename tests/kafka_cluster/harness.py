@@ -50,6 +50,10 @@ ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller
 ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
+# Feature levels a KRaft cluster is formatted with, for one-off captures: e.g.
+# KAFKA_KRAFT_FEATURES=eligible.leader.replicas.version=1 turns KIP-966's ELR on in 4.0.x, where it
+# is off by default (StorageTool --feature, @4.0.2). Comma-separated name=level; none by default.
+KRAFT_FEATURES = tuple(f for f in os.environ.get("KAFKA_KRAFT_FEATURES", "").split(",") if f)
 HOST = "127.0.0.1"
 
 T = TypeVar("T")
@@ -388,10 +392,10 @@ Configuration:
         - ref: STDERR
 """
 
-# The option that passes an admin-client config file, by Kafka major version, where it is not
-# --command-config (LeaderElectionCommand @2.8.2 and @3.9.2 know only --admin.config; @4.3.1 deprecates it).
-ADMIN_CONFIG_OPTION: dict[int, dict[str, str]] = {2: {"leader_election": "--admin.config"},
-                                                 3: {"leader_election": "--admin.config"}}
+# The admin commands that take their admin-client config file as --admin.config, not
+# --command-config, before the release given (LeaderElectionCommand: kafka-tools sources @4.0.2,
+# @4.1.1 and @4.1.2 know only --admin.config; @4.2.0 adds --command-config and deprecates it).
+ADMIN_CONFIG_BEFORE: dict[str, tuple[int, int]] = {"leader_election": (4, 2)}
 
 # The admin commands the scenario runs take --bootstrap-server from these releases on; before them
 # they take --zookeeper and no admin-client config (checked in the sources jars of 1.0.2-2.6.0).
@@ -723,8 +727,10 @@ class Cluster:
 
     def admin(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
         """A tool that takes --bootstrap-server and an admin-client config file (topics, reassign, leader election)."""
-        return self.tool(name, "--bootstrap-server", self.bootstrap, ADMIN_CONFIG_OPTION.get(self.dist.major, {}).get(name, "--command-config"),
-                         str(self.client_config), *args, timeout=timeout, check=check)
+        before = ADMIN_CONFIG_BEFORE.get(name)
+        option = "--admin.config" if before and self.dist.release < before else "--command-config"
+        return self.tool(name, "--bootstrap-server", self.bootstrap, option, str(self.client_config),
+                         *args, timeout=timeout, check=check)
 
     def describe(self) -> str:
         return self.admin("topics", "--describe").stdout
@@ -975,8 +981,9 @@ class KRaftCluster(Cluster):
         for node in self.nodes.values():
             if (node.data_dir / "meta.properties").is_file():
                 continue
+            features = [arg for f in KRAFT_FEATURES for arg in ("--feature", f)]
             self.tool("storage", "format", "--cluster-id", self.cluster_id,
-                      "--config", str(node.dir / "server.properties"), timeout=120)
+                      "--config", str(node.dir / "server.properties"), *features, timeout=120)
 
     def start(self) -> None:
         self.format()

@@ -106,6 +106,12 @@ def partition_is(key: str, **want):
     return lambda parts: key in parts and all(parts[key][k] == v for k, v in want.items())
 
 
+def rejoined_but_offline(broker: int, key: str):
+    """Predicate: `broker` is back in every other partition's ISR, so the controller has handled its
+    startup, and `key` is still offline: `broker` was not in its ISR."""
+    return lambda parts: all((p["leader"] == -1) if k == key else (broker in p["isr"]) for k, p in parts.items())
+
+
 # ---------------------------------------------------------------- the history
 
 def run_all(c: Cluster, rec: Recorder) -> dict:
@@ -312,10 +318,7 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
 
     with rec.step("fragile_restart_out_of_sync", broker=b) as s:
         c.start_node(b)
-        # b is back in every other partition's ISR, so the controller has handled its startup,
-        # and fragile-0 is still offline: b was not in its ISR.
-        c.wait_partitions(f"{b} back in the ISRs, {fragile} still offline", lambda parts: all(
-            (p["leader"] == -1) if k == fragile else (b in p["isr"]) for k, p in parts.items()), timeout=120)
+        c.wait_partitions(f"{b} back in the ISRs, {fragile} still offline", rejoined_but_offline(b, fragile), timeout=120)
         if isinstance(c, ZkCluster):
             s["zk_state"] = c.partition_state(FRAGILE_TOPIC, 0)
 
@@ -374,8 +377,7 @@ def run_elr(c: Cluster, rec: Recorder) -> dict:
         if elr:
             c.wait_partitions(f"{b} to lead {key} (elected from the ELR)", partition_is(key, leader=b), timeout=120)
         else:
-            c.wait_partitions(f"{b} back in the ISRs, {key} still offline", lambda parts: all(
-                (p["leader"] == -1) if k == key else (b in p["isr"]) for k, p in parts.items()), timeout=120)
+            c.wait_partitions(f"{b} back in the ISRs, {key} still offline", rejoined_but_offline(b, key), timeout=120)
 
     with rec.step("elr_restart_leader", broker=a):
         c.start_node(a)
