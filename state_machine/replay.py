@@ -1198,10 +1198,16 @@ class PartitionReplay:
             self.last_known_elr = tuple(record.last_known_elr)
         leader = record.leader if leader_present else prev_leader
         elected = leader_present and leader >= 0 and leader != prev_leader
+        # PartitionChangeBuilder marks RECOVERING only the election it made uncleanly. A member of
+        # the old ELR elected so was dropped from it in this change as an unclean shutdown (KRaft
+        # 4.0.2, a real capture: registerBroker's change elects the returning broker as the last
+        # known leader), so the ELR Kafka elected from is the record's, emptied.
+        recovering = elected and record.leader_recovery_state == "RECOVERING"
+        elr_then = () if recovering else prev_elr
         if elected:
             # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
             # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
-            self.elected_from_elr = leader not in prev_isr and leader in prev_elr
+            self.elected_from_elr = leader not in prev_isr and leader in elr_then
             # KAFKA-19212: a reassignment's completion can add the new preferred leader to the ISR in
             # the change that elects it; an unclean election leaves the leader alone in the ISR.
             self.elected_into_isr = (leader not in prev_isr and not self.elected_from_elr and record.isr is not None
@@ -1211,7 +1217,7 @@ class PartitionReplay:
         elif leader_present:
             self.elected_from_elr = self.elected_into_isr = False
         if elected and not self.elected_from_elr:
-            last_known = last_known_leader(prev_isr, prev_elr, prev_last_known) == leader
+            last_known = last_known_leader(prev_isr, elr_then, prev_last_known) == leader
             self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known)
         elif leader >= 0 and leader not in isr:
             self._leader_not_in_isr(record, leader, isr)

@@ -990,6 +990,23 @@ def test_kraft_election_of_the_last_known_leader_is_unclean_by_design():
     assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-2]).detail
 
 
+@pytest.mark.parametrize("era", ["kraft-4.0.2", "kraft-4.3.1"])
+def test_kraft_last_known_leader_dropped_from_the_elr_in_the_electing_change(era):
+    """A real 4.0.2 capture (kraft-ops, ELR turned on at format): the ISR's last member 2 is killed
+    (ISR [], ELR [2], lastKnownElr [2]). Its re-registration after the unclean shutdown writes one
+    change that drops it from the ELR and elects it as the last known leader, RECOVERING, though it
+    is still fenced (4.0's canElectLastKnownLeader only logs that). The old ELR held 2, yet this is
+    no clean ELR election: it is the KIP-966 recovery, at info, whatever the topic's config says."""
+    r = replay(era, e("PartitionRecord", replicas=[2, 3], isr=[2, 3], leader=2, leader_epoch=0, zk_version=0),
+               e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
+               e("PartitionChangeRecord", isr=[2]),
+               e("PartitionChangeRecord", isr=[], leader=-1, elr=[2], last_known_elr=[2]),
+               e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING", elr=[], last_known_elr=[]))
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-2])
+    assert "last known leader" in v.detail
+    assert [row.election for row in r.rows][-1] == "unclean"
+
+
 @pytest.mark.parametrize("era", ["kraft-3.9.2", "kraft-4.3.1"])
 def test_kraft_reassignment_electing_a_replica_that_joins_the_isr_is_clean(era):
     """A real KRaft 3.9.2 capture (main history, auto leader rebalance on): moves-0 [1, 2] -> [3, 2];
@@ -1026,9 +1043,10 @@ def test_kraft_clear_elr_record_makes_an_elr_member_an_unclean_choice(cleared):
     topic creation). Later records leave the ELR out (unchanged), so only the ClearElrRecord says that
     2 is no longer eligible."""
     clear = [e("ClearElrRecord", partition=None)] if cleared else []
+    # No RECOVERING on the election: Kafka's own mark of an unclean one would decide it alone.
     r = replay("kraft", *KRAFT_BASE[:1], e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="true"),
                e("PartitionChangeRecord", isr=[1], elr=[2, 3]), *clear,
-               e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING"))
+               e("PartitionChangeRecord", isr=[2], leader=2))
     if cleared:
         the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-3])   # the ISR's last record
         assert (r.rp.elr, r.rp.last_known_elr) == ((), ())
