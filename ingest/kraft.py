@@ -488,6 +488,11 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.fencing_broker_epoch", f"{_RCM} maybeFenceOneStaleBroker @4.0.0.. (the broker epoch added)",
          "4.0.0", None, "Fencing",
          r"Fencing broker \d+ at epoch \d+ because its session has timed out\.$", _nothing),
+    # The same check finding a tracker entry of a broker's earlier incarnation (it re-registered
+    # before its session expired) or of an unregistered broker: nothing is fenced, no record.
+    _row("kraft.controller.stale_heartbeat_tracker", f"{_RCM} maybeFenceOneStaleBroker @4.0.0..@4.3.1", "4.0.0", None,
+         "Removing", r"Removing heartbeat tracker entry for (?:unknown broker \d+ at epoch \d+\."
+         r"|broker \d+ at previous epoch \d+\. Current epoch is \d+)$", _nothing),
     _row("kraft.controller.enter_controlled_shutdown", f"{_RCM} enterControlledShutdown @3.x.. (keyword keyed `[%d]`)",
          "3.0.0", None, "enterControlledShutdown[%d]:",
          r"enterControlledShutdown\[\d+\]: changing \d+ partition\(s\)$", _nothing),

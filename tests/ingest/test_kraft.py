@@ -545,6 +545,9 @@ CONTROLLER_LINES = [
      "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
     ("4.3.1 (real)", f"[QuorumController id=1] DeleteTopics result(s): {{id: {TID}, name: doomed, result: SUCCESS}}", []),
     ("4.3.1 (real)", "[QuorumController id=1] Fencing broker 2 at epoch 10 because its session has timed out.", []),
+    ("4.1.1 (real)", "[QuorumController id=1] Removing heartbeat tracker entry for broker 3 at previous epoch 11. "
+     "Current epoch is 98", []),
+    ("4.3.1", "[QuorumController id=1] Removing heartbeat tracker entry for unknown broker 3 at epoch 11.", []),
     ("4.3.1 (real)", "[QuorumController id=1] enterControlledShutdown[3]: changing 5 partition(s)", []),
     ("4.3.1 (real)", "[QuorumController id=1] The request from broker 2 to unfence has been granted because it has caught up "
      "with the offset of its register broker record 114.", []),
