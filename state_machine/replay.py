@@ -142,6 +142,10 @@ _LAST_KNOWN_LEADER_NOTE = ("; elected as the last known leader (KIP-966 lastKnow
                            "the controller elects it whatever unclean.leader.election.enable says, and marks the "
                            "partition RECOVERING")
 
+# KRaft 3.7.0-4.0.2 (era last_known_leader "even_if_dead"); 4.1.0+ would not elect it.
+_DEAD_LAST_KNOWN_LEADER_NOTE = ("; it was not alive (fenced or shutting down): 3.7.0-4.0.2 elect the last known leader "
+                                "anyway (canElectLastKnownLeader only logs it), and the partition waits for it")
+
 OP_PARTITION = "partition"
 OP_REPLICA = "replica"
 OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
@@ -1262,6 +1266,13 @@ class PartitionReplay:
             if not self.elected_into_isr:
                 note = (_LAST_KNOWN_LEADER_NOTE if last_known else
                         _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
+                dead = self.liveness_known and leader not in self._eligible()
+                if dead and last_known and self.era.last_known_leader == "even_if_dead":
+                    note += _DEAD_LAST_KNOWN_LEADER_NOTE
+                elif dead:
+                    self._violate("UNEXPECTED_LEADER", record, None,
+                                  f"KRaft elected {leader}, which was not alive (acceptable {sorted(self._eligible())}); "
+                                  f"PartitionChangeBuilder elects only an acceptable leader", (self.last_decision,))
                 # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
                               self._unclean_severity(record.election_type == "UNCLEAN" or last_known),

@@ -990,21 +990,41 @@ def test_kraft_election_of_the_last_known_leader_is_unclean_by_design():
     assert "last known leader" not in the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[-1], r.events[-2]).detail
 
 
+def _last_known_leader_history(era: str, fenced: bool) -> Result:
+    """A real 4.0.2 capture (kraft-ops, ELR turned on at format): the ISR's last member 2 is killed
+    (ISR [], ELR [2], lastKnownElr [2]), then fenced. Its re-registration after the unclean shutdown
+    writes one change that drops it from the ELR and elects it as the last known leader, RECOVERING,
+    though it is still fenced."""
+    fence = [e("BrokerStartup", brokers=[1, 2, 3]), e("BrokerFailure", brokers=[3])] if fenced else []
+    return replay(era, *fence[:1], e("PartitionRecord", replicas=[2, 3], isr=[2, 3], leader=2, leader_epoch=0, zk_version=0),
+                  e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"), *fence[1:],
+                  e("PartitionChangeRecord", isr=[2]),
+                  e("PartitionChangeRecord", isr=[], leader=-1, elr=[2], last_known_elr=[2]),
+                  *([e("BrokerFailure", brokers=[2])] if fenced else []),
+                  e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING", elr=[],
+                    last_known_elr=[]))
+
+
 @pytest.mark.parametrize("era", ["kraft-4.0.2", "kraft-4.3.1"])
 def test_kraft_last_known_leader_dropped_from_the_elr_in_the_electing_change(era):
-    """A real 4.0.2 capture (kraft-ops, ELR turned on at format): the ISR's last member 2 is killed
-    (ISR [], ELR [2], lastKnownElr [2]). Its re-registration after the unclean shutdown writes one
-    change that drops it from the ELR and elects it as the last known leader, RECOVERING, though it
-    is still fenced (4.0's canElectLastKnownLeader only logs that). The old ELR held 2, yet this is
-    no clean ELR election: it is the KIP-966 recovery, at info, whatever the topic's config says."""
-    r = replay(era, e("PartitionRecord", replicas=[2, 3], isr=[2, 3], leader=2, leader_epoch=0, zk_version=0),
-               e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
-               e("PartitionChangeRecord", isr=[2]),
-               e("PartitionChangeRecord", isr=[], leader=-1, elr=[2], last_known_elr=[2]),
-               e("PartitionChangeRecord", isr=[2], leader=2, leader_recovery_state="RECOVERING", elr=[], last_known_elr=[]))
+    """The old ELR held 2, yet this is no clean ELR election: it is the KIP-966 recovery, at info,
+    whatever the topic's config says."""
+    r = _last_known_leader_history(era, fenced=False)
     v = the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-2])
-    assert "last known leader" in v.detail
+    assert "last known leader" in v.detail and "not alive" not in v.detail
     assert [row.election for row in r.rows][-1] == "unclean"
+
+
+def test_kraft_last_known_leader_elected_while_fenced_by_release():
+    """3.7.0-4.0.2 elect a last known leader that is not alive (canElectLastKnownLeader only logs
+    it): the detail says so. 4.1.0+ would not, so there it is a leader the selector would not choose."""
+    r = _last_known_leader_history("kraft-4.0.2", fenced=True)
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-3])
+    assert "last known leader" in v.detail and "not alive" in v.detail
+    r = _last_known_leader_history("kraft-4.1.0", fenced=True)
+    assert sorted((v.rule, v.severity) for v in r.violations) == [("UNCLEAN_LEADER_ELECTION", "info"),
+                                                                   ("UNEXPECTED_LEADER", "error")]
+    assert "not alive" in next(v.detail for v in r.violations if v.rule == "UNEXPECTED_LEADER")
 
 
 @pytest.mark.parametrize("era", ["kraft-3.9.2", "kraft-4.3.1"])
