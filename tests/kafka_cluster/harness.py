@@ -392,11 +392,6 @@ Configuration:
         - ref: STDERR
 """
 
-# The admin commands that take their admin-client config file as --admin.config, not
-# --command-config, before the release given (LeaderElectionCommand: kafka-tools sources @4.0.2,
-# @4.1.1 and @4.1.2 know only --admin.config; @4.2.0 adds --command-config and deprecates it).
-ADMIN_CONFIG_BEFORE: dict[str, tuple[int, int]] = {"leader_election": (4, 2)}
-
 # The admin commands the scenario runs take --bootstrap-server from these releases on; before them
 # they take --zookeeper and no admin-client config (checked in the sources jars of 1.0.2-2.6.0).
 ZK_ONLY_BEFORE: dict[str, tuple[int, int]] = {
@@ -415,6 +410,9 @@ FIRST_RELEASE_WITH: dict[str, tuple[int, int]] = {
     # A new leader records its epoch when it becomes leader (KIP-279); before, on its first append
     # (Partition.makeLeader @1.0.2, @2.0.1).
     "epoch_checkpointed_on_election": (2, 0),
+    # LeaderElectionCommand's admin-client config as --command-config: kafka-tools sources @4.0.2,
+    # @4.1.1 and @4.1.2 know only --admin.config; @4.2.0 adds --command-config and deprecates it.
+    "leader_election_command_config": (4, 2),
 }
 
 
@@ -727,8 +725,8 @@ class Cluster:
 
     def admin(self, name: str, *args: str, timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess:
         """A tool that takes --bootstrap-server and an admin-client config file (topics, reassign, leader election)."""
-        before = ADMIN_CONFIG_BEFORE.get(name)
-        option = "--admin.config" if before and self.dist.release < before else "--command-config"
+        old_option = name == "leader_election" and not has(self.release, "leader_election_command_config")
+        option = "--admin.config" if old_option else "--command-config"
         return self.tool(name, "--bootstrap-server", self.bootstrap, option, str(self.client_config),
                          *args, timeout=timeout, check=check)
 
