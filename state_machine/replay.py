@@ -1262,16 +1262,17 @@ class PartitionReplay:
 
     def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader,
                               last_known: bool = False) -> None:
+        acceptable = self._eligible()
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             if not self.elected_into_isr:
                 note = (_LAST_KNOWN_LEADER_NOTE if last_known else
                         _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
-                dead = self.liveness_known and leader not in self._eligible()
+                dead = self.liveness_known and leader not in acceptable
                 if dead and last_known and self.era.last_known_leader == "even_if_dead":
                     note += _DEAD_LAST_KNOWN_LEADER_NOTE
                 elif dead:
                     self._violate("UNEXPECTED_LEADER", record, None,
-                                  f"KRaft elected {leader}, which was not alive (acceptable {sorted(self._eligible())}); "
+                                  f"KRaft elected {leader}, which was not alive (acceptable {sorted(acceptable)}); "
                                   f"PartitionChangeBuilder elects only an acceptable leader", (self.last_decision,))
                 # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
@@ -1285,7 +1286,6 @@ class PartitionReplay:
         if leader not in isr:
             self._leader_not_in_isr(record, leader, isr)
             return
-        acceptable = self._eligible()
         forced = prev_leader < 0 or prev_leader not in acceptable or prev_leader not in isr
         if self.liveness_known and forced:
             s = SelectorInput(replicas, isr, prev_leader, acceptable, self.shutting_down, replicas, False)
