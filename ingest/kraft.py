@@ -536,11 +536,18 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
 
 # EventHandlerExceptionInfo.failureMessage (3.6.0..): "<operation>: event failed with ...". The
 # first word is the operation, so each operation is a row of its own (a failed operation
-# changes nothing: its records, if any, were never committed). Operations met in real captures,
-# the periodic tasks every active controller registers and the requests QuorumController
-# handles; another operation's line is quarantined until it is added here.
+# changes nothing: its records, if any, were never committed). The events QuorumController
+# names in 3.6.2-4.3.1 (sources jars): its periodic tasks, the requests it handles, and its
+# activation ("completeActivation[<epoch>]", met failing on a real 3.7.2 controller that lost
+# its election before anything was committed: "reverting to the last committed offset -1") and leader changes, whose names carry an epoch ("[%d]": catalog.keyword_of).
+# ("handleCommit[baseOffset=N]" and "handleLoadSnapshot[snapshotId=...]" are not: a failed
+# replay of committed records stops the controller.) Another operation's line is quarantined
+# until it is added here.
 _FAILED_OPERATIONS = ("writeNoOpRecord", "maybeFenceStaleBroker", "electUnclean", "electPreferred", "expireDelegationTokens",
-                      "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition")
+                      "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition",
+                      "assignReplicasToDirs", "completeActivation[%d]", "handleLeaderChange[%d]", "createDelegationToken",
+                      "expireDelegationToken", "registerController", "renewDelegationToken", "setNewNextWriteOffset",
+                      "waitForReadyBrokers")
 # QuorumController 2.8.2-3.5.2: the write and read events' names (appendWriteEvent / appendReadEvent)
 # and its periodic ones.
 _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", "alterPartitionReassignments",
@@ -551,9 +558,10 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
                   "maybeBalancePartitionLeaders", "writeNoOpRecord", "generateSnapshot", "alterIsr")
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
-         f"{op}:", rf"{op}: event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
+         f"{op}:", re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]")
+         + r": event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
          r"(?: at epoch \d+)?(?: in \d+ microseconds)?(?:\. Renouncing leadership and reverting to the last committed offset "
-         r"\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", _nothing)
+         r"-?\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", _nothing)
     for op in sorted(set(_FAILED_OPERATIONS + _OPERATIONS_28))) + tuple(
     # 2.8-3.5 QuorumController.handleEventException, each form one alternative (the row's range is
     # their hull): INFO "failed with E in N us" (3.5 adds ". Reason: m"); ERROR 3.2-3.5 "unable to
@@ -563,7 +571,7 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
          f"{op}:", rf"{op}: (?:failed with \w+ in \d+ us(?:\. Reason: .*)?|unable to start processing because of \w+\."
          r"(?: Reason: .*)?|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
-         r"and reverting to the last committed offset|Reverting to last committed offset) \d+|in \d+ us\.  The controller "
+         r"and reverting to the last committed offset|Reverting to last committed offset) -?\d+|in \d+ us\.  The controller "
          r"is already in standby mode)\.)$", _nothing)
     for op in _OPERATIONS_28) + (
     _row("kraft.controller.unable_to_start_28", f"{_QC} handleEventException @2.8.2..@3.1.2 (INFO)", "2.8.0", "3.1.2",

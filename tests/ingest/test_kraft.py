@@ -574,10 +574,13 @@ CONTROLLER_LINES = [
     ("4.3.1 (real)", "[QuorumController id=1] writeNoOpRecord: event failed with NotLeaderException (treated as "
      "NotControllerException) at epoch 2 in 260 microseconds. Renouncing leadership and reverting to the last committed "
      "offset 291. Exception message: Append failed because the replica is not the current leader", []),
+    ("3.7.2 (real)", "[QuorumController id=2] completeActivation[1]: event failed with NotLeaderException (treated as "
+     "NotControllerException) at epoch 1 in 6903 microseconds. Renouncing leadership and reverting to the last committed "
+     "offset -1. Exception message: Append failed because the replication is not the current leader", []),
 ] + [
     # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
-    ("4.3.1 (real)", f"[QuorumController id=2] {op}: event failed with NotControllerException in 371 microseconds. "
-     "Exception message: The active controller appears to be node 1.", [])
+    ("4.3.1 (real)", f"[QuorumController id=2] {op.replace('[%d]', '[7]')}: event failed with NotControllerException in "
+     "371 microseconds. Exception message: The active controller appears to be node 1.", [])
     for op in sorted(set(kraft._FAILED_OPERATIONS + kraft._OPERATIONS_28))
 ] + [
     # every 2.8-3.5 operation row, in the 3.5.2 wording of a request a standby controller refused
