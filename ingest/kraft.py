@@ -377,6 +377,21 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          "Unfenced", r"Unfenced broker: \S.*$", _nothing),
     _row("kraft.controller.unfenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @2.8.2..", "2.8.0", None,
          "Unfenced", r"Unfenced broker \d+ has requested and been granted .+$", _nothing),
+    _row("kraft.controller.unknown_feature", f"{_CCM} replay(RegisterBrokerRecord) WARN @3.3.2..@3.8.1 (not @3.9.2)",
+         "3.3.0", "3.8.1", "Broker", r"Broker \d+ registered with feature \S+ that is unknown to the controller$", _nothing),
+    # A leader's ISR change the controller refused changes nothing (the ISR changes it accepts are
+    # the dump's PARTITION_CHANGE_RECORDs). Every form of 2.8.2-4.3.1, DEBUG to ERROR: alterIsr until
+    # 3.1, AlterPartition from 3.2 (3.2's "unlcean" typo); 3.3 adds "or name"; 4.3 drops the ISRs
+    # and appends the partition's state.
+    _row("kraft.controller.alter_partition_rejected", f"{_RCM} alterPartition / validateAlterPartitionData @2.8.2..",
+         "2.8.0", None, "Rejecting",
+         r"Rejecting (?:alterIsr|AlterPartition) request (?:for unknown topic ID \S+(?: or name \S+)?"
+         r"|for unknown partition \S+-\d+|from node \d+ for \S+-\d+ because (?:the current (?:leader|partition) epoch is "
+         r"-?\d+, (?:not -?\d+|which is (?:greater than the local|lower than the request) value -?\d+)"
+         r"|the current leader is -?\d+|it specified an invalid ISR(?: \[.*?\])?(?: that doesn't include itself)?"
+         r"|the ISR (?:\[.*?\] )?had more than one replica while the leader was still recovering from an un(?:cl|lc)ean "
+         r"leader election \S+|the leader recovery state cannot change from RECOVERED to RECOVERING"
+         r"|it specified ineligible replicas \[.*?\] in the new ISR(?: \[.*?\])?))\.(?: .*)?$", _nothing),
     _row("kraft.controller.new_epoch", f"{_QC} / OffsetControlManager handleLeaderChange @3.3.0..", "3.3.0", None, "In",
          r"In the new epoch (?P<epoch>\d+), the leader is (?P<leader>\d+|\(none\))\.$", _new_epoch),
     _row("kraft.controller.becoming_active", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0.. (tail varies)",
@@ -386,7 +401,7 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.renouncing", f"{_QC} handleRenounce / handleLeaderChange @2.8.0..", "2.8.0", None, "Renouncing",
          r"Renouncing the leadership (?:at oldEpoch \d+ due to a metadata log event|due to a metadata log event\."
          r" We were the leader at epoch \d+, but in the new epoch \d+, the leader is (?:\d+|\(none\)))\."
-         r" Reverting to last (?:committed|stable) offset \d+\.$", _nothing),
+         r" Reverting to last (?:committed|stable) offset -?\d+\.$", _nothing),
     # 3.9's two periodic elections (4.0 logs them as periodic tasks); their records are in the dump.
     *(_row(f"kraft.controller.{name}_generated", f"{_QC} {task} @3.9.0..@3.9.2", "3.9.0", "3.9.2", f"{task}:",
            rf"{task}: generated \d+ records in \d+ microseconds\.(?: Rescheduling immediately\.)?$", _nothing)

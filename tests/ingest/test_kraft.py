@@ -577,6 +577,38 @@ CONTROLLER_LINES = [
     ("3.7.2 (real)", "[QuorumController id=2] completeActivation[1]: event failed with NotLeaderException (treated as "
      "NotControllerException) at epoch 1 in 6903 microseconds. Renouncing leadership and reverting to the last committed "
      "offset -1. Exception message: Append failed because the replication is not the current leader", []),
+    ("3.8.1 (real)", "[QuorumController id=3] Broker 1 registered with feature metadata.version that is unknown to the "
+     "controller", []),
+    ("3.8.1 (real)", "[QuorumController id=3] Rejecting AlterPartition request from node 3 for events-0 because the current "
+     "partition epoch is 7, not 6.", []),
+    # ReplicationControlManager's other rejections, from the kafka-metadata sources jar of the release named
+    ("2.8.2", "[QuorumController id=1] Rejecting alterIsr request for unknown topic ID 4Jq0bZyWTUWcUVDiX9ZtHA.", []),
+    ("2.8.2", "[QuorumController id=1] Rejecting alterIsr request for unknown partition orders-7.", []),
+    ("2.8.2", "[QuorumController id=1] Rejecting alterIsr request from node 2 for orders-0 because the current leader is 3.", []),
+    ("3.0.2", "[QuorumController id=1] Rejecting alterIsr request from node 2 for orders-0 because it specified an invalid "
+     "ISR [2, 7].", []),
+    ("3.0.2", "[QuorumController id=1] Rejecting alterIsr request from node 2 for orders-0 because it specified an invalid "
+     "ISR [3] that doesn't include itself.", []),
+    ("3.2.3", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because the ISR [2, 3] had "
+     "more than one replica while the leader was still recovering from an unlcean leader election RECOVERING.", []),
+    ("3.3.2", "[QuorumController id=1] Rejecting AlterPartition request for unknown topic ID AAAAAAAAAAAAAAAAAAAAAA or name "
+     "orders.", []),
+    ("3.3.2", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because the current "
+     "partition epoch is 9, which is greater than the local value 8.", []),
+    ("3.6.2", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because the leader recovery "
+     "state cannot change from RECOVERED to RECOVERING.", []),
+    ("3.9.2", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because it specified "
+     "ineligible replicas [3 (fenced)] in the new ISR [BrokerState(brokerId=2, brokerEpoch=5), BrokerState(brokerId=3, "
+     "brokerEpoch=-1)].", []),
+    ("4.3.1", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because the current leader "
+     "epoch is 4, which is lower than the request value 5. "
+     "Proposed ISR was [BrokerState(brokerId=2, brokerEpoch=5)] and current ISR is [2, 3]. Current replica set is [2, 3]. Current partitionEpoch is 8. Current leaderEpoch is 4.", []),
+    ("4.3.1", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because it specified an "
+     "invalid ISR. "
+     "Proposed ISR was [BrokerState(brokerId=2, brokerEpoch=5)] and current ISR is [2, 3]. Current replica set is [2, 3]. Current partitionEpoch is 8. Current leaderEpoch is 4.", []),
+    ("4.3.1", "[QuorumController id=1] Rejecting AlterPartition request from node 2 for orders-0 because the ISR had more than "
+     "one replica while the leader was still recovering from an unclean leader election RECOVERING. "
+     "Proposed ISR was [BrokerState(brokerId=2, brokerEpoch=5)] and current ISR is [2, 3]. Current replica set is [2, 3]. Current partitionEpoch is 8. Current leaderEpoch is 4.", []),
 ] + [
     # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
     ("4.3.1 (real)", f"[QuorumController id=2] {op.replace('[%d]', '[7]')}: event failed with NotControllerException in "
