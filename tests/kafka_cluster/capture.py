@@ -39,8 +39,9 @@ class Scenario:
 
     @property
     def era(self) -> str:
-        """What the audit's --kafka-version / manifest `clusters` takes: the release in ZK mode, "kraft" else."""
-        return "kraft" if self.mode == "kraft" else self.version
+        """What the audit's --kafka-version / manifest `clusters` takes: the release run ("kraft-<release>"
+        in KRaft mode, whose line shapes do not tell 3.x from 4.x releases)."""
+        return f"kraft-{self.version}" if self.mode == "kraft" else self.version
 
 
 SCENARIOS: dict[str, Scenario] = {

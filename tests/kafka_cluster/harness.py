@@ -413,6 +413,10 @@ FIRST_RELEASE_WITH: dict[str, tuple[int, int]] = {
     # LeaderElectionCommand's admin-client config as --command-config: kafka-tools sources @4.0.2,
     # @4.1.1 and @4.1.2 know only --admin.config; @4.2.0 adds --command-config and deprecates it.
     "leader_election_command_config": (4, 2),
+    # KRaft: the controller reads a topic's unclean.leader.election.enable (ConfigurationControlManager
+    # @3.9.0; @3.7.2 and @3.8.1 it is `return false; // TODO`): before, only an admin UNCLEAN election
+    # elects outside the ISR.
+    "kraft_unclean_config": (3, 9),
 }
 
 

@@ -26,7 +26,9 @@ the controller, unclean.leader.election.enable=true). b is killed (-9) and drops
 records are produced to a alone; a is killed, so the partition has no live ISR member; b is
 restarted and, being the only live replica, is elected leader by the controller although it was not
 in the ISR (ZK: PartitionStateMachine OfflinePartitionLeaderElectionStrategy reading the topic
-config; KRaft: ReplicationControlManager with Election.UNCLEAN). In KRaft, stopping a and b leaves
+config; KRaft: ReplicationControlManager with Election.UNCLEAN). KRaft before 3.9 does not read the
+config, so there the step asks for the election itself (LeaderElectionCommand --election-type
+UNCLEAN), the one way those releases elect outside the ISR. In KRaft, stopping a and b leaves
 one of three voters, so the quorum is lost until b returns: that is what three combined nodes do,
 and why the topic has two replicas (with three, no voter majority could elect anyone).
 
@@ -242,6 +244,19 @@ def unclean_election(c: Cluster, rec: Recorder) -> dict:
 
     with rec.step("unclean_restart_out_of_sync", broker=b) as s:
         c.start_node(b)
+        if c.mode == "kraft" and not has(c.release, "kraft_unclean_config"):
+            # The controller will not elect b on its own: ask, as an operator would, until b leads. Asked
+            # before a is fenced, the controller still sees a leader and answers "election not needed";
+            # before b is unfenced, "eligible leaders not available".
+            s["admin_election"] = "UNCLEAN"
+
+            def elected() -> bool:
+                s["admin_election_output"] = c.admin(
+                    "leader_election", "--election-type", "UNCLEAN", "--topic", UNCLEAN_TOPIC, "--partition", "0",
+                    timeout=60, check=False).stdout.strip()
+                return partition_is(key, leader=b)(c.partitions())
+
+            wait_for(f"an admin UNCLEAN election to elect {b} for {key}", elected, timeout=120, interval=1.0)
         c.wait_partitions(f"{b} to lead {key} (unclean election)", partition_is(key, leader=b), timeout=120)
         epoch = None
         if has(c.release, "leader_epoch_checkpoint"):
