@@ -470,6 +470,38 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.replayed_feature_level", f"{_FEATURES} replay(FeatureLevelRecord) @3.6.0..", "3.6.0", None, "Replayed",
          r"Replayed a FeatureLevelRecord (?:setting metadata[. ]version to \S+|setting feature \S+ to \d+"
          r"|removing feature \S+)$", _nothing),
+    # 3.3-3.5 word the same replay otherwise (3.5: "metadata version"); 3.5 adds its ZK migration state.
+    _row("kraft.controller.setting_feature_33", f"{_FEATURES} replay(FeatureLevelRecord) @3.3.2..@3.5.2", "3.3.0", "3.5.2",
+         "Setting", r"Setting (?:metadata[. ]version to \S+|feature \S+ to \d+)$", _nothing),
+    _row("kraft.controller.removing_feature_33", f"{_FEATURES} replay(FeatureLevelRecord) @3.3.2..@3.5.2", "3.3.0", "3.5.2",
+         "Removing", r"Removing feature \S+$", _nothing),
+    _row("kraft.controller.zk_migration_state_35", f"{_FEATURES} replay(ZkMigrationStateRecord) @3.5.2", "3.5.0", "3.5.2",
+         "Transitioning", r"Transitioning ZK migration state from \w+ to \w+$", _nothing),
+    # An admin's feature update (kafka-features), checked before its FeatureLevelRecord is written.
+    _row("kraft.controller.metadata_version_upgrade", f"{_FEATURES} updateMetadataVersion @3.3.2.. (WARN from 3.9.0)",
+         "3.3.0", None, "Upgrading", r"Upgrading metadata\.version from \S+ to \S+\.$", _nothing),
+    _row("kraft.controller.metadata_version_downgrade", f"{_FEATURES} updateMetadataVersion @3.3.2.. (WARN from 3.9.0)",
+         "3.3.0", None, "Downgrading", r"Downgrading metadata\.version from \S+ to \S+\.$", _nothing),
+    _row("kraft.controller.verified_feature_support", f"{_FEATURES} updateFeature @3.7.0..", "3.7.0", None, "Verified",
+         r"Verified that \d+ broker\(s\) and \d+ controller\(s\) supported changing \S+ to feature level \d+\..*$",
+         _nothing),
+    # 3.5's QuorumController on the ZK migration, each line its own (3.6 folds them into the
+    # activation line, _ACTIVATION_SENTENCES); a KRaft-born cluster writes the first at activation.
+    *(_row(f"kraft.controller.zk_migration_35.{word.lower()}", f"{_QC} @3.5.2", "3.5.0", "3.5.2", word, regex, _nothing)
+      for word, regex in (
+          ("Loaded", r"Loaded ZK migration state of \w+$"),
+          ("Cannot", r"Cannot run write operation \S+ in pre-migration mode\. Returning NOT_CONTROLLER\.$"),
+          ("Starting", r"Starting ZK Migration$"),
+          ("Completing", r"Completing ZK Migration$|Completing the ZK migration since this controller was configured with "
+                         r"'zookeeper\.metadata\.migration\.enable' set to 'false'\.$"),
+          ("Putting", r"Putting the controller into pre-migration mode\. No metadata updates will be allowed until the ZK "
+                      r"metadata has been migrated$"),
+          ("Setting", r"Setting the ZK migration state to NONE since this is a de-novo KRaft cluster\.$"),
+          ("Activating", r"Activating pre-migration controller without empty log\. There may be a partial migration$"),
+          ("Staying", r"Staying in the ZK migration since 'zookeeper\.metadata\.migration\.enable' is still 'true'\.$"),
+          # sic: "migrationhas"
+          ("Ignoring", r"Ignoring 'zookeeper\.metadata\.migration\.enable' value of 'true' since the ZK migrationhas been "
+                       r"completed\.$"))),
     _row("kraft.controller.replayed_transaction", "OffsetControlManager.java replay(Begin/End/AbortTransactionRecord) @3.6.0.. "
          "(KIP-868)", "3.6.0", None, "Replayed",
          r"Replayed (?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)|AbortTransactionRecord\(.*\)) at offset \d+\.$",

@@ -581,6 +581,34 @@ CONTROLLER_LINES = [
      "controller", []),
     ("3.8.1 (real)", "[QuorumController id=3] Rejecting AlterPartition request from node 3 for events-0 because the current "
      "partition epoch is 7, not 6.", []),
+    ("3.3.2 (real)", "[Controller 2] Setting metadata.version to 7", []),
+    ("3.5.2 (real)", "[QuorumController id=1] Setting metadata version to 3.5-IV2", []),
+    ("3.5.2 (real)", "[QuorumController id=1] Transitioning ZK migration state from NONE to NONE", []),
+    ("3.5.2 (real)", "[QuorumController id=3] Loaded ZK migration state of NONE", []),
+    # FeatureControlManager's and 3.5's QuorumController's other lines, from the kafka-metadata sources jar of the release named
+    ("3.3.2", "[Controller 1] Setting feature kraft.version to 1", []),
+    ("3.4.1", "[Controller 1] Removing feature test.feature", []),
+    ("3.4.1", "[Controller 1] Upgrading metadata.version from 3.3-IV3 to 3.4-IV0.", []),
+    ("3.9.2", "[QuorumController id=1] Downgrading metadata.version from 3.9-IV0 to 3.8-IV0.", []),
+    ("4.0.2", "[QuorumController id=1] Verified that 3 broker(s) and 3 controller(s) supported changing "
+     "eligible.leader.replicas.version to feature level 1.", []),
+    ("3.7.2", "[QuorumController id=1] Verified that 3 broker(s) and 0 controller(s) supported changing metadata.version to "
+     "feature level 19. Note: unable to verify controller support in the current MetadataVersion.", []),
+    ("3.5.2", "[QuorumController id=1] Cannot run write operation createTopics in pre-migration mode. Returning "
+     "NOT_CONTROLLER.", []),
+    ("3.5.2", "[QuorumController id=1] Starting ZK Migration", []),
+    ("3.5.2", "[QuorumController id=1] Completing ZK Migration", []),
+    ("3.5.2", "[QuorumController id=1] Putting the controller into pre-migration mode. No metadata updates will be allowed "
+     "until the ZK metadata has been migrated", []),
+    ("3.5.2", "[QuorumController id=1] Setting the ZK migration state to NONE since this is a de-novo KRaft cluster.", []),
+    ("3.5.2", "[QuorumController id=1] Activating pre-migration controller without empty log. There may be a partial "
+     "migration", []),
+    ("3.5.2", "[QuorumController id=1] Completing the ZK migration since this controller was configured with "
+     "'zookeeper.metadata.migration.enable' set to 'false'.", []),
+    ("3.5.2", "[QuorumController id=1] Staying in the ZK migration since 'zookeeper.metadata.migration.enable' is still "
+     "'true'.", []),
+    ("3.5.2", "[QuorumController id=1] Ignoring 'zookeeper.metadata.migration.enable' value of 'true' since the ZK "
+     "migrationhas been completed.", []),
     # ReplicationControlManager's other rejections, from the kafka-metadata sources jar of the release named
     ("2.8.2", "[QuorumController id=1] Rejecting alterIsr request for unknown topic ID 4Jq0bZyWTUWcUVDiX9ZtHA.", []),
     ("2.8.2", "[QuorumController id=1] Rejecting alterIsr request for unknown partition orders-7.", []),
