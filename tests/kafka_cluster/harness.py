@@ -82,8 +82,8 @@ MAIN_CLASSES: dict[str, tuple[str, ...]] = {
     "leader_election": ("org.apache.kafka.tools.LeaderElectionCommand", "kafka.admin.LeaderElectionCommand"),
     "producer_perf": ("org.apache.kafka.tools.ProducerPerformance",
                       "org.apache.kafka.clients.tools.ProducerPerformance"),   # 0.8.2: in kafka-clients, positional arguments
-    "metadata_quorum": ("org.apache.kafka.tools.MetadataQuorumCommand",),
-    "features": ("org.apache.kafka.tools.FeatureCommand",),   # kafka-features.sh (3.x tools)
+    "metadata_quorum": ("org.apache.kafka.tools.MetadataQuorumCommand", "kafka.admin.MetadataQuorumCommand"),   # 3.3-3.4: core
+    "features": ("org.apache.kafka.tools.FeatureCommand", "kafka.admin.FeatureCommand"),   # kafka-features.sh
     "dump_log": ("org.apache.kafka.tools.DumpLogSegments", "kafka.tools.DumpLogSegments"),
     "preferred_election": ("kafka.admin.PreferredReplicaLeaderElectionCommand",),   # before 2.4 (ZK_ONLY_BEFORE)
 }
