@@ -602,7 +602,11 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
                   "describeConfigs", "electLeaders", "findAllTopicIds", "findTopicIds", "findTopicNames",
                   "getFinalizedFeatures", "incrementalAlterConfigs", "legacyAlterConfigs", "listPartitionReassignments",
                   "processBrokerHeartbeat", "registerBroker", "unregisterBroker", "updateFeatures", "maybeFenceReplicas",
-                  "maybeBalancePartitionLeaders", "writeNoOpRecord", "generateSnapshot", "alterIsr")
+                  "maybeBalancePartitionLeaders", "writeNoOpRecord", "generateSnapshot", "alterIsr",
+                  # raft events named with an epoch: 3.0+ handleLeaderChange, 3.3+ completeActivation
+                  # (met failing on a real 3.4.1 controller)
+                  "handleLeaderChange[%d]", "completeActivation[%d]")
+_RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]")   # 2.8 and 2.8-3.2 only
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
          f"{op}:", re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]")
@@ -616,11 +620,11 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     # exception E ..." (2.8-3.2 "Reverting to last committed offset N", 3.3-3.5 "Renouncing
     # leadership ..." or "... already in standby mode"; a stack trace follows on the next lines).
     _row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
-         f"{op}:", rf"{op}: (?:failed with \w+ in \d+ us(?:\. Reason: .*)?|unable to start processing because of \w+\."
+         f"{op}:", re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]") + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?|unable to start processing because of \w+\."
          r"(?: Reason: .*)?|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
          r"and reverting to the last committed offset|Reverting to last committed offset) -?\d+|in \d+ us\.  The controller "
          r"is already in standby mode)\.)$", _nothing)
-    for op in _OPERATIONS_28) + (
+    for op in _OPERATIONS_28 + _RAFT_EVENTS_28) + (
     _row("kraft.controller.unable_to_start_28", f"{_QC} handleEventException @2.8.2..@3.1.2 (INFO)", "2.8.0", "3.1.2",
          "unable", r"unable to start processing \w+ because of \w+\.$", _nothing),)
 

@@ -644,9 +644,11 @@ CONTROLLER_LINES = [
     for op in sorted(set(kraft._FAILED_OPERATIONS + kraft._OPERATIONS_28))
 ] + [
     # every 2.8-3.5 operation row, in the 3.5.2 wording of a request a standby controller refused
-    ("3.5.2", f"[QuorumController id=2] {op}: failed with NotControllerException in 37 us. Reason: The active controller "
-     "appears to be node 1", [])
-    for op in kraft._OPERATIONS_28
+    ("3.5.2", f"[QuorumController id=2] {op.replace('[%d]', '[4]')}: failed with NotControllerException in 37 us. Reason: "
+     "The active controller appears to be node 1", [])
+    for op in kraft._OPERATIONS_28 + kraft._RAFT_EVENTS_28
+] + [
+    ("3.4.1 (real)", "[Controller 2] completeActivation[1]: failed with NotControllerException in 51549 us", []),
 ] + [
     # KRaft brokers' state-change.log (ReplicaManager.applyDelta)
     ("4.3.1 (real)", "[Broker id=1] Transitioning 1 partition(s) to local leaders.", []),
