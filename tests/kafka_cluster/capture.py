@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .harness import KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
+from .harness import KRAFT3_VERSION, KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
 from .scenarios import HISTORIES, Recorder, now_iso, parse_final
 
 
@@ -56,6 +56,7 @@ SCENARIOS: dict[str, Scenario] = {
     "zk-3.9-trace": Scenario("zk", ZK_VERSION, "TRACE"),
     "zk-3.9-info": Scenario("zk", ZK_VERSION, "INFO"),
     "kraft-4.x": Scenario("kraft", KRAFT_VERSION, "INFO"),
+    "kraft-3.x": Scenario("kraft", KRAFT3_VERSION, "INFO"),
     "zk-2.4-ops": Scenario("zk", ZK24_VERSION, "TRACE", "ops"),
     "zk-3.9-ops": Scenario("zk", ZK_VERSION, "INFO", "ops"),
     "kraft-ops": Scenario("kraft", KRAFT_VERSION, "INFO", "ops"),

@@ -5,15 +5,16 @@
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
 # directory behind (fetched into a temp dir, then renamed).
 #
-#   tests/kafka_cluster/fetch.sh                 # the nine defaults
+#   tests/kafka_cluster/fetch.sh                 # the ten defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
 #   KAFKA_ZK_VERSION=3.9.1 tests/kafka_cluster/fetch.sh   # a default replaced (KAFKA_ZK08_VERSION, _ZK09_, _ZK010_, _ZK011_,
-#                                                         # _ZK10_, _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION)
+#                                                         # _ZK10_, _ZK24_, _ZK2_, _ZK_, KAFKA_KRAFT_VERSION, _KRAFT3_)
 #
 # Defaults: 0.8.2.2 (no listeners, no kafka-tools), 0.9.0.1 (the 0.8.2-0.10.1 forms; Scala 2.11),
 # 0.10.2.2 (the controller before 0.11's event queue), 0.11.0.3 (the 0.x log formats), 1.0.2 (the
 # controller before 1.1's rewrite), 2.4.1 (the 1.1-2.5 log formats), the last 2.x release (2.8.2),
-# the latest 3.9 patch (last ZooKeeper-mode line) and the latest 4.x release whose artifacts are
+# the latest 3.9 patch (last ZooKeeper-mode line), the last KRaft release before 3.9 (3.8.1: its
+# controller reads no unclean.leader.election.enable) and the latest 4.x release whose artifacts are
 # all on Maven Central. (On 2026-11-21 kafka_2.13 4.4.0 is on Central but kafka-tools 4.4.0 and
 # kafka-tools-api 4.4.0, a dependency of kafka_2.13 itself, are not: 4.4.0 cannot be resolved
 # yet, so 4.3.1.)
@@ -31,6 +32,7 @@ ZK24_VERSION="${KAFKA_ZK24_VERSION:-2.4.1}"
 ZK2_VERSION="${KAFKA_ZK2_VERSION:-2.8.2}"
 ZK_VERSION="${KAFKA_ZK_VERSION:-3.9.2}"
 KRAFT_VERSION="${KAFKA_KRAFT_VERSION:-4.3.1}"
+KRAFT3_VERSION="${KAFKA_KRAFT3_VERSION:-3.8.1}"
 
 log() { echo "[kafka-fetch] $*"; }
 
@@ -81,4 +83,5 @@ else
   fetch "$ZK2_VERSION"
   fetch "$ZK_VERSION"
   fetch "$KRAFT_VERSION"
+  fetch "$KRAFT3_VERSION"
 fi

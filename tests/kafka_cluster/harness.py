@@ -50,6 +50,7 @@ ZK10_VERSION = os.environ.get("KAFKA_ZK10_VERSION", "1.0.2")    # the controller
 ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 log formats; state.change.logger TRACE by default
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
+KRAFT3_VERSION = os.environ.get("KAFKA_KRAFT3_VERSION", "3.8.1")  # last KRaft before 3.9: reads no unclean.leader.election.enable
 # Feature levels a KRaft cluster is formatted with, for one-off captures: e.g.
 # KAFKA_KRAFT_FEATURES=eligible.leader.replicas.version=1 turns KIP-966's ELR on in 4.0.x, where it
 # is off by default (StorageTool --feature, @4.0.2). Comma-separated name=level; none by default.
