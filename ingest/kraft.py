@@ -586,7 +586,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
 # changes nothing: its records, if any, were never committed). The events QuorumController
 # names in 3.6.2-4.3.1 (sources jars): its periodic tasks, the requests it handles, and its
 # activation ("completeActivation[<epoch>]", met failing on a real 3.7.2 controller that lost
-# its election before anything was committed: "reverting to the last committed offset -1") and leader changes, whose names carry an epoch ("[%d]": catalog.keyword_of).
+# its election before anything was committed: "reverting to the last committed offset -1") and
+# leader changes, whose names carry an epoch ("[%d]": catalog.keyword_of, _operation_regex).
 # ("handleCommit[baseOffset=N]" and "handleLoadSnapshot[snapshotId=...]" are not: a failed
 # replay of committed records stops the controller.) Another operation's line is quarantined
 # until it is added here.
@@ -607,9 +608,16 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
                   # (met failing on a real 3.4.1 controller)
                   "handleLeaderChange[%d]", "completeActivation[%d]")
 _RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]")   # 2.8 and 2.8-3.2 only
+
+
+def _operation_regex(op: str) -> str:
+    """An operation's name as a regex; its "[%d]" (an epoch) matches any number."""
+    return re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]")
+
+
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
-         f"{op}:", re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]")
+         f"{op}:", _operation_regex(op)
          + r": event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
          r"(?: at epoch \d+)?(?: in \d+ microseconds)?(?:\. Renouncing leadership and reverting to the last committed offset "
          r"-?\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", _nothing)
@@ -620,8 +628,9 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     # exception E ..." (2.8-3.2 "Reverting to last committed offset N", 3.3-3.5 "Renouncing
     # leadership ..." or "... already in standby mode"; a stack trace follows on the next lines).
     _row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
-         f"{op}:", re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]") + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?|unable to start processing because of \w+\."
-         r"(?: Reason: .*)?|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
+         f"{op}:", _operation_regex(op) + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?"
+         r"|unable to start processing because of \w+\.(?: Reason: .*)?"
+         r"|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
          r"and reverting to the last committed offset|Reverting to last committed offset) -?\d+|in \d+ us\.  The controller "
          r"is already in standby mode)\.)$", _nothing)
     for op in _OPERATIONS_28 + _RAFT_EVENTS_28) + (
