@@ -27,6 +27,7 @@ from pyspark.sql.window import Window
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX
 from ingest.lines import CROSS_FILE_ORDER
+from jobs.session import materialize, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
@@ -368,13 +369,13 @@ class Ingested:
 
     def release(self) -> None:
         for df in self.cached:
-            df.unpersist()
+            release(df)
 
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
            zone: str = "UTC", fmt: str = "auto") -> Ingested:
-    parsed = (read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt), parsed_schema())
-              .persist())
+    parsed = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
+                                                              parsed_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"])
                     for r in parsed.where(F.col("kind") == "piece")
@@ -445,7 +446,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
-    all_events = reduce(DataFrame.unionByName, parts).persist()
+    all_events = materialize(reduce(DataFrame.unionByName, parts))
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
