@@ -1,7 +1,7 @@
 """The audit against real Kafka: clusters started here, the scripted history run, what the brokers
-wrote audited with `controller-replay audit`, and the Delta tables compared with what Kafka itself
-reported (the ZooKeeper znode / leader-epoch checkpoint for the unclean election, `kafka-topics
---describe` for the final state).
+wrote audited by the audit job (`jobs.audit.run`, what `controller-replay audit` runs), and the
+Delta tables compared with what Kafka itself reported (the ZooKeeper znode / leader-epoch
+checkpoint for the unclean election, `kafka-topics --describe` for the final state).
 
 The kafka-marked tests start clusters (a few minutes each): `pytest -m kafka tests/kafka_cluster`.
 The manifest tests are fast and check the committed captures in data/samples/real/."""
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from jobs.audit import AuditConfig, run
 from state_machine.eras import parse_version, resolve_era
 
 from .capture import SCENARIOS, capture
@@ -24,7 +23,6 @@ from .scenarios import ELR_FEATURE, FRAGILE_TOPIC, GUARDED_TOPIC, parse_final
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "data" / "samples" / "real"
-CLI = Path(sys.executable).with_name("controller-replay")
 
 
 def table(spark, warehouse: Path, name: str):
@@ -39,12 +37,11 @@ def audited(request, tmp_path_factory):
     out = capture(scenario, base / "capture", workdir=base / "work", fetch=True)
     manifest = json.loads((out / "manifest.json").read_text())
     warehouse = base / "warehouse"
-    proc = subprocess.run([str(CLI), "audit", "--input", str(out), "--warehouse", str(warehouse),
-                           "--format", "auto"],   # the cluster is named after the manifest's directory
-                          capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, f"audit of {out} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    # Spark only now: no idle JVM competes with the brokers for the two cores.
+    # Spark only now: no idle JVM competes with the first cluster's brokers for the two cores.
+    # The audit runs in the suite's session, as `controller-replay audit` runs it (a console
+    # script per cluster cost a cold JVM each, ~20 s; tests/spark runs the script itself).
     spark = request.getfixturevalue("spark")
+    run(spark, AuditConfig(inputs=[str(out)], warehouse=str(warehouse)))   # cluster: the manifest's directory
     return scenario, manifest, warehouse, spark
 
 
@@ -89,14 +86,15 @@ def test_every_line_the_brokers_wrote_is_understood(audited):
     """A live run writes lines a committed capture may not hold (timing decides which errors and
     retries a broker logs): each one quarantined is a catalogue row to add, shown here verbatim."""
     scenario, manifest, warehouse, spark = audited
-    (run,) = table(spark, warehouse, "audit_runs").collect()
-    files = json.loads(run["input_files"])
-    assert run["counts_reconcile"] and run["records_read"] == run["lines_recognized"] + run["records_quarantined"]
+    (audit_run,) = table(spark, warehouse, "audit_runs").collect()
+    files = json.loads(audit_run["input_files"])
+    assert audit_run["counts_reconcile"]
+    assert audit_run["records_read"] == audit_run["lines_recognized"] + audit_run["records_quarantined"]
     assert files and all(i["lines"] == i["recognized"] + i["quarantined"] for i in files.values()), files
     quarantined = table(spark, warehouse, "quarantine").orderBy("source_file", "source_line").collect()
     assert not quarantined, f"{len(quarantined)} line(s) of {scenario} quarantined:\n" + "\n".join(
         f"  {q['source_file']}:{q['source_line']} {q['reason']}: {q['raw'][:300]}" for q in quarantined[:20])
-    assert run["records_quarantined"] == 0 and run["records_read"] > 0
+    assert audit_run["records_quarantined"] == 0 and audit_run["records_read"] > 0
 
 
 @pytest.mark.kafka
