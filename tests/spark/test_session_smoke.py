@@ -80,19 +80,24 @@ def test_apply_in_arrow_iterator(spark):
         spark.conf.set(conf_key, old)
 
 
-def test_materialize_cuts_the_lineage_and_release_frees_the_rows(spark):
+@pytest.mark.parametrize("max_rows, cut", [(1000, True), (499, False)])
+def test_materialize_cuts_a_small_frames_lineage_and_release_frees_the_rows(spark, monkeypatch, max_rows, cut):
+    import jobs.session
     from jobs.session import materialize, release
 
-    def kept() -> dict[int, int]:   # RDD id -> cached partitions
-        return {i.id(): i.numCachedPartitions() for i in spark.sparkContext._jsc.sc().getRDDStorageInfo()}
+    def kept() -> set[int]:   # ids of the RDDs with blocks kept
+        return {i.id() for i in spark.sparkContext._jsc.sc().getRDDStorageInfo() if i.numCachedPartitions()}
 
-    source = spark.range(1000).selectExpr("id", "cast(id % 7 as string) as v").where("id % 2 = 0")
+    monkeypatch.setattr(jobs.session, "LINEAGE_CUT_MAX_ROWS", max_rows)
+    source = spark.range(1000).selectExpr("id", "cast(id % 7 as string) as v").where("id % 2 = 0")   # 500 rows
     before = kept()
     frame = materialize(source)
     plan = frame._jdf.queryExecution().analyzed()
-    # Local mode: later queries start at the kept rows, not at range + project + filter.
-    assert plan.getClass().getName() == "org.apache.spark.sql.execution.LogicalRDD"
-    assert set(kept()) - set(before) == {plan.rdd().id()}
+    # Local mode, small: later queries start at the kept rows, not at range + project + filter.
+    # Above the limit: persisted, lineage and all.
+    assert (plan.getClass().getName() == "org.apache.spark.sql.execution.LogicalRDD") is cut
+    assert frame.is_cached is not cut
+    assert len(kept() - before) == 1
     assert_df_equality(frame, source, ignore_row_order=True)
     release(frame)
     assert kept() == before
