@@ -358,6 +358,7 @@ def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
 @dataclass
 class Ingested:
     events: DataFrame            # canonical events (EVENT_FIELDS), seq set
+    events_count: int            # rows of `events`, counted as they were kept
     quarantine: DataFrame        # cluster, source_file, source_line, reason, raw
     records_read: int
     lines_recognized: int
@@ -374,7 +375,7 @@ class Ingested:
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
            zone: str = "UTC", fmt: str = "auto") -> Ingested:
-    parsed = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
+    parsed, _ = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
                                                               parsed_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"])
@@ -446,11 +447,11 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
-    all_events = materialize(reduce(DataFrame.unionByName, parts))
+    all_events, n_events = materialize(reduce(DataFrame.unionByName, parts))
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
-    return Ingested(all_events, quarantine, counted["lines"], counted["recognized"], counted["quarantined"],
-                    dup_counts, files, evidence, cached)
+    return Ingested(all_events, n_events, quarantine, counted["lines"], counted["recognized"],
+                    counted["quarantined"], dup_counts, files, evidence, cached)
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,

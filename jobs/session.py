@@ -103,28 +103,29 @@ def build_session(
 # Frames up to this many rows are kept as a local checkpoint (local mode), larger ones persisted.
 # A checkpoint saves the driver's planning, seconds per query whatever the size; it keeps whole
 # rows where persist keeps a compressed columnar cache whose queries read only their columns.
-# Measured: on a 16k-line KRaft capture the audit took 34 s persisted and 15.5 s cut; on the 5M
+# Measured: on a 16k-line KRaft capture the audit took 34 s persisted and 18.4 s cut; on the 5M
 # events of bench/spark_audit.py, 181 s persisted and 203-205 s cut.
 LINEAGE_CUT_MAX_ROWS = 500_000
 
 
-def materialize(df: DataFrame) -> DataFrame:
-    """`df` computed now and kept for the queries that follow.
+def materialize(df: DataFrame) -> tuple[DataFrame, int]:
+    """`df` computed now and kept for the queries that follow, and its row count (the count
+    that fills the cache: callers use it instead of counting again).
 
     A persisted frame keeps its whole lineage in every query built on it: each one is
     analysed, optimised and matched against the cache again. For the audit's ingest (its
     parse UDFs, joins and unions) that driver work took longer than the Spark jobs of a small
-    input: the output gate of a KRaft capture took 14.9 s, and 2.2 s with the ingest's frames
+    input: the output gate of a KRaft capture took 14.9 s, and 2.4 s with the ingest's frames
     cut. So a small frame (LINEAGE_CUT_MAX_ROWS) is returned as a local checkpoint, which cuts
     the lineage; in local mode only, where it costs no fault tolerance (the driver is the only
     executor; on a cluster a lost executor's blocks could not be recomputed)."""
     df = df.persist()
     rows = df.count()
     if rows > LINEAGE_CUT_MAX_ROWS or not df.sparkSession.sparkContext.master.startswith("local"):
-        return df
+        return df, rows
     cut = df.localCheckpoint(eager=True)   # read from the cache just filled
     df.unpersist()
-    return cut
+    return cut, rows
 
 
 def release(df: DataFrame) -> None:

@@ -91,7 +91,8 @@ def test_materialize_cuts_a_small_frames_lineage_and_release_frees_the_rows(spar
     monkeypatch.setattr(jobs.session, "LINEAGE_CUT_MAX_ROWS", max_rows)
     source = spark.range(1000).selectExpr("id", "cast(id % 7 as string) as v").where("id % 2 = 0")   # 500 rows
     before = kept()
-    frame = materialize(source)
+    frame, rows = materialize(source)
+    assert rows == 500
     plan = frame._jdf.queryExecution().analyzed()
     # Local mode, small: later queries start at the kept rows, not at range + project + filter.
     # Above the limit: persisted, lineage and all.
