@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from jobs.audit import AuditConfig, run
+from reconcile import assert_every_line_understood
 from state_machine.eras import parse_version, resolve_era
 
 from .capture import SCENARIOS, capture
@@ -90,10 +91,7 @@ def test_every_line_the_brokers_wrote_is_understood(audited):
     files = json.loads(audit_run["input_files"])
     assert audit_run["counts_reconcile"]
     assert audit_run["records_read"] == audit_run["lines_recognized"] + audit_run["records_quarantined"]
-    assert files and all(i["lines"] == i["recognized"] + i["quarantined"] for i in files.values()), files
-    quarantined = table(spark, warehouse, "quarantine").orderBy("source_file", "source_line").collect()
-    assert not quarantined, f"{len(quarantined)} line(s) of {scenario} quarantined:\n" + "\n".join(
-        f"  {q['source_file']}:{q['source_line']} {q['reason']}: {q['raw'][:300]}" for q in quarantined[:20])
+    assert_every_line_understood(scenario, files, table(spark, warehouse, "quarantine"))
     assert audit_run["records_quarantined"] == 0 and audit_run["records_read"] > 0
 
 
