@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import signal
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -318,7 +317,12 @@ def run_ops(c: Cluster, rec: Recorder) -> dict:
         c.stop_node(a, signal.SIGKILL)
         c.wait_partitions(f"leaders and ISRs to leave killed broker {a}", not_on(a))
         c.admin("topics", "--delete", "--topic", "stuck")
-        time.sleep(5)   # ZooKeeper mode: the deletion is under way and cannot finish while a is down
+        # Under way: the live replicas are deleted (StopReplica with delete, or in KRaft the
+        # metadata delta), their directories removed or renamed *-delete. In ZooKeeper mode
+        # the deletion cannot finish while a is down (TopicDeletionManager).
+        stuck = [f"stuck-{p}" for p in range(int(OPS_TOPICS["stuck"][1]))]   # --partitions
+        wait_for("the live brokers to delete their replicas of topic stuck", lambda: not any(
+            (c.nodes[i].data_dir / d).is_dir() for i in c.live_ids() for d in stuck), timeout=60)
 
     with rec.step("restart_for_deletion", broker=a):
         c.start_node(a)
