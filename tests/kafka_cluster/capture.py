@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .harness import KRAFT3_VERSION, KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
-from .scenarios import HISTORIES, Recorder, now_iso, parse_final
+from .harness import KRAFT3_VERSION, KRAFT40_VERSION, KRAFT_FEATURES, KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
+from .scenarios import ELR_FEATURE, HISTORIES, Recorder, now_iso, parse_final
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Scenario:
     version: str         # the Kafka release run
     log_level: str       # state.change.logger level: TRACE (stock before 2.6), or INFO (stock since 2.6)
     history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops" or "elr"
+    features: tuple[str, ...] = ()   # KRaft: feature levels formatted with (name=level); none: the release's defaults
 
     @property
     def era(self) -> str:
@@ -61,14 +62,20 @@ SCENARIOS: dict[str, Scenario] = {
     "zk-3.9-ops": Scenario("zk", ZK_VERSION, "INFO", "ops"),
     "kraft-ops": Scenario("kraft", KRAFT_VERSION, "INFO", "ops"),
     "kraft-elr": Scenario("kraft", KRAFT_VERSION, "INFO", "elr"),
+    # 4.0 with ELR turned on (off by default there): the era whose controller elects a last known
+    # leader even when it is dead (4.1 does not).
+    "kraft-4.0-ops": Scenario("kraft", KRAFT40_VERSION, "INFO", "ops", (f"{ELR_FEATURE}=1",)),
+    "kraft-4.0-elr": Scenario("kraft", KRAFT40_VERSION, "INFO", "elr", (f"{ELR_FEATURE}=1",)),
 }
 
 LOG_FILES = ("state-change.log", "controller.log", "server.log")
 
 
 def make_cluster(scenario: Scenario, workdir: Path, fetch: bool = False) -> Cluster:
-    kind = ZkCluster if scenario.mode == "zk" else KRaftCluster
-    return kind(workdir, scenario.version, state_change_level=scenario.log_level, fetch=fetch)
+    if scenario.mode == "zk":
+        return ZkCluster(workdir, scenario.version, state_change_level=scenario.log_level, fetch=fetch)
+    return KRaftCluster(workdir, scenario.version, features=scenario.features or KRAFT_FEATURES,
+                        state_change_level=scenario.log_level, fetch=fetch)
 
 
 def copy_logs(cluster: Cluster, out: Path) -> None:
@@ -132,6 +139,7 @@ def capture(name: str, out_root: Path, workdir: Path | None = None, keep: bool =
             "mode": scenario.mode,
             "log_level": scenario.log_level,
             "history": scenario.history,
+            **({"features": list(cluster.features)} if isinstance(cluster, KRaftCluster) and cluster.features else {}),
             "brokers": list(cluster.broker_ids),
             "log_timezone": "UTC",
             "java": java_version(),

@@ -51,8 +51,9 @@ ZK24_VERSION = os.environ.get("KAFKA_ZK24_VERSION", "2.4.1")    # the 1.1-2.5 lo
 ZK2_VERSION = os.environ.get("KAFKA_ZK2_VERSION", "2.8.2")      # last 2.x: the rewritten controller, no unclean warning
 KRAFT_VERSION = os.environ.get("KAFKA_KRAFT_VERSION", "4.3.1")  # latest 4.x fully on Maven Central
 KRAFT3_VERSION = os.environ.get("KAFKA_KRAFT3_VERSION", "3.8.1")  # last KRaft before 3.9: reads no unclean.leader.election.enable
-# Feature levels a KRaft cluster is formatted with, for one-off captures: e.g.
-# KAFKA_KRAFT_FEATURES=eligible.leader.replicas.version=1 turns KIP-966's ELR on in 4.0.x, where it
+KRAFT40_VERSION = os.environ.get("KAFKA_KRAFT40_VERSION", "4.0.2")  # ELR off by default; elects a dead last known leader
+# Feature levels a KRaft cluster is formatted with when its scenario names none, for one-off captures:
+# e.g. KAFKA_KRAFT_FEATURES=eligible.leader.replicas.version=1 turns KIP-966's ELR on in 4.0.x, where it
 # is off by default (StorageTool --feature, @4.0.2). Comma-separated name=level; none by default.
 KRAFT_FEATURES = tuple(f for f in os.environ.get("KAFKA_KRAFT_FEATURES", "").split(",") if f)
 HOST = "127.0.0.1"
@@ -950,8 +951,9 @@ class KRaftCluster(Cluster):
     with StorageTool under one cluster id."""
     mode = "kraft"
 
-    def __init__(self, workdir, version: str = KRAFT_VERSION, **kw) -> None:
+    def __init__(self, workdir, version: str = KRAFT_VERSION, features: tuple[str, ...] = KRAFT_FEATURES, **kw) -> None:
         super().__init__(workdir, version, **kw)
+        self.features = features   # name=level, given to StorageTool format
         ports = free_ports(2 * len(self.broker_ids))
         self.cluster_id = random_cluster_id()
         pairs = list(zip(self.broker_ids, ports[0::2], ports[1::2]))
@@ -984,7 +986,7 @@ class KRaftCluster(Cluster):
         for node in self.nodes.values():
             if (node.data_dir / "meta.properties").is_file():
                 continue
-            features = [arg for f in KRAFT_FEATURES for arg in ("--feature", f)]
+            features = [arg for f in self.features for arg in ("--feature", f)]
             self.tool("storage", "format", "--cluster-id", self.cluster_id,
                       "--config", str(node.dir / "server.properties"), *features, timeout=120)
 

@@ -139,6 +139,7 @@ def test_captured_manifest_is_complete_and_consistent(scenario):
     # Captures from before the operations history name none: they ran the main one.
     assert (m["kafka_version"], m["mode"], m["log_level"], m.get("history", "main")) == \
            (spec.version, spec.mode, spec.log_level, spec.history)
+    assert m.get("features", []) == list(spec.features)
 
     assert [s["name"] for s in m["steps"]] == STEPS[spec.history]
     times = [datetime.fromisoformat(s["time"].replace("Z", "+00:00")) for s in m["steps"]]

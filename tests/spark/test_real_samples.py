@@ -5,7 +5,8 @@ of the main history holds exactly one unclean election; the audit must report it
 end every partition where `kafka-topics --describe` last saw it. The operations history (`*-ops`:
 2.4.1 TRACE, 3.9.2 INFO, 4.3.1 KRaft) holds none in ZooKeeper mode, and in KRaft the one Kafka
 itself marks unclean (the last known leader, KIP-966). The ELR history (`kraft-elr`, 4.3.1) holds
-none: its one election outside the ISR is from the eligible leader replicas."""
+none: its one election outside the ISR is from the eligible leader replicas. `kraft-4.0-ops` and
+`kraft-4.0-elr` are the same two histories on KRaft 4.0.2 formatted with ELR on."""
 from __future__ import annotations
 
 import json
