@@ -9,7 +9,8 @@ only parse arguments and call `run_from_args`. Steps:
 1-2. Read every input file split by split and turn its lines into canonical events (JSON
    event lines as they are; broker logs and KRaft dumps through ingest/), or quarantine
    rows with file, line, reason and the raw text: jobs/ingest_spark.py.
-3. Gate the events with Great Expectations.
+3. Gate the events with Great Expectations, and check each cluster's era can replay its
+   event types (a ZooKeeper-mode history pinned to a KRaft release stops here, not in a task).
 4. Route: a partition gets its own events, its topic's, its cluster's, and the broker
    events of every broker that is ever one of its replicas (joins, nothing collected).
 5. Replay each (cluster, topic, partition) with the core inside a grouped map
@@ -365,6 +366,25 @@ def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> t
     return default, per_cluster, why
 
 
+def era_mismatches(events: DataFrame, eras: dict[str, str], default_era: str) -> list[str]:
+    """state_machine.replay.era_mismatch for every cluster, from the first event of each of its
+    event types (one small aggregate: clusters x event types)."""
+    from state_machine.events import Event
+    from state_machine.replay import era_mismatch
+
+    where = ("seq", "event_type", "source_file", "source_line", "source_offset")
+    firsts: dict[str, list[Event]] = {}
+    for r in events.groupBy("cluster", "event_type").agg(F.min_by(F.struct(*where), "seq").alias("first")).collect():
+        firsts.setdefault(r["cluster"], []).append(Event(cluster=r["cluster"], **r["first"].asDict()))
+    out = []
+    for cluster in sorted(firsts, key=lambda c: c or ""):
+        asked = eras.get(cluster, default_era)
+        why = era_mismatch(cluster, asked, resolve_era(asked), firsts[cluster])
+        if why:
+            out.append(why)
+    return out
+
+
 def versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -405,10 +425,14 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     gates = {}
     mark = time.time()
     gates["input_events"] = quality.validate_input(events)
-    phases["input_gate"] = time.time() - mark
     if not gates["input_events"].success:
         ing.release()
         raise quality.QualityGateFailed(gates["input_events"])
+    mismatched = era_mismatches(events, eras, default_era)
+    phases["input_gate"] = time.time() - mark
+    if mismatched:   # a wrong era, not bad input: nothing is written
+        ing.release()
+        raise AuditError("\n".join(mismatched))
 
     mark = time.time()
     # Persisted: its lineage starts at the ingest's kept events (jobs.session.materialize), so the

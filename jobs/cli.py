@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from jobs.local import cluster_eras, input_files, read_events, replay_local, truth_lines, write_jsonl
+from jobs.local import cluster_eras, era_mismatches, input_files, read_events, replay_local, truth_lines, write_jsonl
 from state_machine.eras import ERAS, resolve_era
 from state_machine.generator import FAULTS, SimConfig, Simulator
 
@@ -55,6 +55,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     default, per_cluster = cluster_eras(args.input, args.kafka_version)
     run = read_events(input_files(args.input))
+    try:
+        mismatched = era_mismatches(run, lambda cluster: per_cluster.get(cluster, default))
+    except ValueError as exc:   # an era that resolves to no release
+        print(f"replay: --kafka-version: {exc}", file=sys.stderr)
+        return 2
+    if mismatched:   # a wrong era: nothing is replayed
+        print("replay: " + "\n".join(mismatched), file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     out = replay_local(run, lambda cluster: resolve_era(per_cluster.get(cluster, default)))
     elapsed = time.perf_counter() - t0

@@ -10,9 +10,10 @@ from typing import Iterable, Iterator
 
 from schemas.validate import invalid_reason, load_json
 from state_machine.cluster import replay_cluster
-from state_machine.eras import Era
+from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, event_to_mapping
 from state_machine.generator import Injection
+from state_machine.replay import era_mismatch
 
 
 @dataclass
@@ -101,6 +102,23 @@ def era_choices(inputs: Iterable[str], specs: Iterable[str],
                 if why.get(name, "").startswith("detected"):
                     per_cluster[name], why[name] = era, "--kafka-version"
     return default, per_cluster, why
+
+
+def era_mismatches(run: LocalRun, asked_of) -> list[str]:
+    """state_machine.replay.era_mismatch for every cluster read (`asked_of(cluster)`: its era as
+    given), from the first event of each of its event types; jobs.audit.era_mismatches in Spark."""
+    out = []
+    for cluster in sorted(run.events):
+        firsts: dict[str, Event] = {}
+        for e in run.events[cluster]:
+            first = firsts.get(e.event_type)
+            if first is None or e.seq < first.seq:
+                firsts[e.event_type] = e
+        asked = asked_of(cluster)
+        why = era_mismatch(cluster, asked, resolve_era(asked), firsts.values())
+        if why:
+            out.append(why)
+    return out
 
 
 def replay_local(run: LocalRun, era_of) -> dict:

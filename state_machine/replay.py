@@ -1585,6 +1585,24 @@ def handlers_for(era: Era) -> dict:
     return KRAFT_HANDLERS if era.mode == "kraft" else ZK_HANDLERS
 
 
+def era_mismatch(cluster: str, asked: str, era: Era, firsts: Iterable[Event]) -> str | None:
+    """Why `era` (resolved from `asked`, a --kafka-version or manifest value) cannot replay
+    `cluster`'s events, given the first event of each of its event types; None when it can.
+    A ZooKeeper-mode history and a KRaft one are different events: a mismatch is a wrong era,
+    said once per cluster before anything is replayed (`feed` would stop at the first such
+    event, in the middle of a run)."""
+    handled = handlers_for(era)
+    foreign = sorted((e for e in firsts if e.event_type not in handled), key=lambda e: e.event_type)
+    if not foreign:
+        return None
+    mode, other = ("KRaft", "ZooKeeper-mode") if era.mode == "kraft" else ("ZooKeeper-mode", "KRaft")
+    resolved = "" if asked.strip().lower() == era.name else f" (era {era.name})"
+    found = ", ".join(f"{e.event_type} (first at {provenance(e)})" for e in foreign)
+    return (f"cluster {cluster}: {asked}{resolved} is {mode}, but its input holds {other} events: {found}. "
+            f"Give the cluster's release: --kafka-version {cluster}=RELEASE, ZooKeeper mode up to 3.9 "
+            f"(e.g. 2.4.1), KRaft as kraft-RELEASE (e.g. kraft-3.9.0).")
+
+
 class ReplayResult(NamedTuple):
     timeline: list[TimelineRow]
     replica_timeline: list[ReplicaRow]

@@ -64,6 +64,18 @@ def test_cli_simulate_then_replay(tmp_path, capsys):
     assert sorted((v["rule"], v["seq"]) for v in violations) == sorted((t["rule"], t["seq"]) for t in truth)
 
 
+def test_cli_replay_refuses_an_era_of_the_other_mode(capsys):
+    """A KRaft history pinned to a ZooKeeper-mode release: exit 2 naming the cluster, the KRaft
+    event types and where each first appears; nothing replayed."""
+    assert main(["replay", str(SAMPLES / "era-kraft-trace.jsonl"), "--kafka-version", "2.4"]) == 2
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    assert printed.err.startswith("replay: cluster c-kraft: 2.4 is ZooKeeper-mode, but its input holds KRaft events: ")
+    assert "PartitionRecord (first at generated/c-kraft.events:4)" in printed.err
+    assert main(["replay", str(SAMPLES / "era-kraft-trace.jsonl"), "--kafka-version", "0.7"]) == 2
+    assert capsys.readouterr().err == "replay: --kafka-version: Kafka 0.7 predates the controller (0.8.0)\n"
+
+
 def test_console_script_is_installed():
     exe = Path(sys.executable).with_name("controller-replay")
     assert exe.exists(), "install with scripts/setup.sh"

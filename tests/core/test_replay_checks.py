@@ -12,7 +12,7 @@ import pytest
 from state_machine.checks import RULES, Severity
 from state_machine.eras import ERAS, resolve_era
 from state_machine.events import Event
-from state_machine.replay import PartitionReplay
+from state_machine.replay import KRAFT_HANDLERS, ZK_HANDLERS, PartitionReplay, era_mismatch
 
 INPUTS = {"TopicCreation", "PartitionCreation", "BrokerStartup", "BrokerFailure", "ControlledShutdown",
           "ControllerFailover", "ReassignmentStart", "ReplicaLeaderElection", "TopicDeletion", "IsrChange",
@@ -1096,3 +1096,28 @@ def test_kraft_admin_unclean_election_is_allowed_in_every_release(era):
     r = replay(era, *KRAFT_UNCLEAN, e("PartitionChangeRecord", isr=[3], leader=3, leader_recovery_state="RECOVERING",
                                       election_type="UNCLEAN"))
     the_one(r, "UNCLEAN_LEADER_ELECTION", "info", r.events[-1], r.events[-2])
+
+
+@pytest.mark.parametrize("era_name", sorted(ERAS))
+def test_an_era_takes_its_own_modes_events_and_names_the_other_modes_first_ones(era_name):
+    era = resolve_era(era_name)
+    own, other = (KRAFT_HANDLERS, ZK_HANDLERS) if era.mode == "kraft" else (ZK_HANDLERS, KRAFT_HANDLERS)
+    firsts = [Event(cluster="c", seq=i, event_type=t, source_file="f.log", source_line=10 + i) for i, t in enumerate(sorted(own))]
+    assert era_mismatch("c", era_name, era, firsts) is None
+    foreign = sorted(set(other) - set(own))
+    assert foreign
+    strays = [Event(cluster="c", seq=100 + i, event_type=t, source_file="f.log", source_line=100 + i)
+              for i, t in enumerate(reversed(foreign))]
+    why = era_mismatch("c", era_name, era, firsts + strays)
+    listed = ", ".join(f"{t} (first at f.log:{100 + len(foreign) - 1 - i})" for i, t in enumerate(foreign))
+    assert why.startswith(f"cluster c: {era_name} is {'KRaft' if era.mode == 'kraft' else 'ZooKeeper-mode'}, but its input "
+                          f"holds {'ZooKeeper-mode' if era.mode == 'kraft' else 'KRaft'} events: {listed}. ")
+
+
+def test_a_release_is_named_with_the_era_it_resolved_to():
+    """4.x has no ZooKeeper mode: a ZooKeeper-mode history pinned to 9.9 is told it got KRaft."""
+    first = Event(cluster="c", seq=0, event_type="TopicCreation", source_file="f", source_line=4)
+    assert era_mismatch("c", "9.9", resolve_era("9.9"), [first]) == (
+        "cluster c: 9.9 (era kraft) is KRaft, but its input holds ZooKeeper-mode events: TopicCreation (first at f:4). "
+        "Give the cluster's release: --kafka-version c=RELEASE, ZooKeeper mode up to 3.9 (e.g. 2.4.1), KRaft as "
+        "kraft-RELEASE (e.g. kraft-3.9.0).")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
-from jobs.audit import AuditConfig, register_tables, run
+from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from state_machine.generator import FAULTS, SimConfig, simulate
 
@@ -125,6 +125,20 @@ def test_failed_quality_gate_writes_nothing(spark, tmp_path):
     with pytest.raises(QualityGateFailed) as err:
         run(spark, AuditConfig(inputs=[str(inputs)], warehouse=str(warehouse)))
     assert "replicas" in str(err.value)
+    assert not warehouse.exists() or not any(warehouse.iterdir())
+
+
+def test_an_era_of_the_other_mode_stops_the_audit_before_anything_is_written(spark, tmp_path):
+    """A ZooKeeper-mode history pinned to a KRaft release (4.x has no ZooKeeper mode): a clear
+    error naming the cluster and where its first ZooKeeper-mode events are, not a failed task."""
+    warehouse = tmp_path / "wh"
+    with pytest.raises(AuditError) as err:
+        run(spark, AuditConfig(inputs=[str(SAMPLES / "era-2.4-trace.jsonl")], warehouse=str(warehouse),
+                               kafka_versions=["4.1.0"]))
+    message = str(err.value)
+    assert message.startswith("cluster c-2.4: 4.1.0 (era kraft) is KRaft, but its input holds ZooKeeper-mode events: ")
+    assert "TopicCreation (first at generated/c-2.4.events:4)" in message
+    assert "--kafka-version c-2.4=RELEASE" in message
     assert not warehouse.exists() or not any(warehouse.iterdir())
 
 
