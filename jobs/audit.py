@@ -95,12 +95,16 @@ def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, 
             raise AuditError(f"input {item} does not exist")
         root = fs.makeQualified(path).toString()
         it = fs.listFiles(path, True)
+        found = len(files)
         while it.hasNext():
             status = it.next()
             name = status.getPath().getName()
             if name.startswith((".", "_")) or name.endswith(".truth.jsonl") or name in SIDE_FILES:
                 continue
             files.append((status.getPath().toString(), root))
+        if len(files) == found:   # a wrong path would otherwise audit to a clean, empty run
+            raise AuditError(f"input {item} holds no file to read (skipped: names starting with . or _, "
+                             f"*.truth.jsonl, {', '.join(SIDE_FILES)})")
     return sorted(files)
 
 

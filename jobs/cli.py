@@ -54,7 +54,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     default, per_cluster = cluster_eras(args.input, args.kafka_version)
-    run = read_events(input_files(args.input))
+    try:
+        files = input_files(args.input)
+    except FileNotFoundError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    run = read_events(files)
     try:
         mismatched = era_mismatches(run, lambda cluster: per_cluster.get(cluster, default))
     except ValueError as exc:   # an era that resolves to no release

@@ -58,7 +58,10 @@ def input_files(inputs: Iterable[str]) -> list[Path]:
     for item in inputs:
         p = Path(item)
         if p.is_dir():
-            files += sorted(q for q in p.rglob("*.jsonl") if not q.name.endswith(".truth.jsonl"))
+            found = sorted(q for q in p.rglob("*.jsonl") if not q.name.endswith(".truth.jsonl"))
+            if not found:   # a wrong path would otherwise replay to a clean, empty run
+                raise FileNotFoundError(f"input {item} holds no .jsonl file (*.truth.jsonl skipped)")
+            files += found
         elif p.exists():
             files.append(p)
         else:

@@ -76,6 +76,16 @@ def test_cli_replay_refuses_an_era_of_the_other_mode(capsys):
     assert capsys.readouterr().err == "replay: --kafka-version: Kafka 0.7 predates the controller (0.8.0)\n"
 
 
+def test_cli_replay_refuses_a_missing_or_empty_input(tmp_path, capsys):
+    """A wrong path is not a clean, empty history."""
+    assert main(["replay", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err == f"replay: input {tmp_path / 'missing'} does not exist\n"
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "x.truth.jsonl").write_text("")
+    assert main(["replay", str(tmp_path / "empty")]) == 2
+    assert capsys.readouterr().err == f"replay: input {tmp_path / 'empty'} holds no .jsonl file (*.truth.jsonl skipped)\n"
+
+
 def test_console_script_is_installed():
     exe = Path(sys.executable).with_name("controller-replay")
     assert exe.exists(), "install with scripts/setup.sh"

@@ -128,6 +128,17 @@ def test_failed_quality_gate_writes_nothing(spark, tmp_path):
     assert not warehouse.exists() or not any(warehouse.iterdir())
 
 
+def test_an_input_with_no_file_to_read_stops_the_audit(spark, tmp_path):
+    """A wrong path is not a clean, empty history: a directory holding only skipped files."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "manifest.json").write_text("{}")
+    (tmp_path / "in" / ".hidden.log").write_text("x\n")
+    warehouse = tmp_path / "wh"
+    with pytest.raises(AuditError, match=r"^input .*/in holds no file to read \(skipped: names starting with \. or _"):
+        run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=str(warehouse)))
+    assert not warehouse.exists()
+
+
 def test_an_era_of_the_other_mode_stops_the_audit_before_anything_is_written(spark, tmp_path):
     """A ZooKeeper-mode history pinned to a KRaft release (4.x has no ZooKeeper mode): a clear
     error naming the cluster and where its first ZooKeeper-mode events are, not a failed task."""
