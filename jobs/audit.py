@@ -41,6 +41,7 @@ from schemas.tables import MERGE_KEYS, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
 from state_machine.eras import resolve_era
+from state_machine.replay import era_mismatches
 
 KEY = ["cluster", "topic", "partition"]
 OUTPUT_TABLES = ("partition_timeline", "replica_timeline", "violations")
@@ -370,23 +371,16 @@ def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> t
     return default, per_cluster, why
 
 
-def era_mismatches(events: DataFrame, eras: dict[str, str], default_era: str) -> list[str]:
-    """state_machine.replay.era_mismatch for every cluster, from the first event of each of its
-    event types (one small aggregate: clusters x event types)."""
+def first_events(events: DataFrame) -> dict[str, list]:
+    """cluster -> the first event (seq, type and provenance) of each of its event types, for
+    state_machine.replay.era_mismatches (one small aggregate: clusters x event types)."""
     from state_machine.events import Event
-    from state_machine.replay import era_mismatch
 
     where = ("seq", "event_type", "source_file", "source_line", "source_offset")
-    firsts: dict[str, list[Event]] = {}
+    firsts: dict[str, list] = {}
     for r in events.groupBy("cluster", "event_type").agg(F.min_by(F.struct(*where), "seq").alias("first")).collect():
         firsts.setdefault(r["cluster"], []).append(Event(cluster=r["cluster"], **r["first"].asDict()))
-    out = []
-    for cluster in sorted(firsts, key=lambda c: c or ""):
-        asked = eras.get(cluster, default_era)
-        why = era_mismatch(cluster, asked, resolve_era(asked), firsts[cluster])
-        if why:
-            out.append(why)
-    return out
+    return firsts
 
 
 def versions() -> dict[str, str]:
@@ -432,7 +426,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     if not gates["input_events"].success:
         ing.release()
         raise quality.QualityGateFailed(gates["input_events"])
-    mismatched = era_mismatches(events, eras, default_era)
+    mismatched = era_mismatches(first_events(events), lambda cluster: eras.get(cluster, default_era))
     phases["input_gate"] = time.time() - mark
     if mismatched:   # a wrong era, not bad input: nothing is written
         ing.release()

@@ -15,9 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from jobs.local import cluster_eras, era_mismatches, input_files, read_events, replay_local, truth_lines, write_jsonl
+from jobs.local import cluster_eras, first_events, input_files, read_events, replay_local, truth_lines, write_jsonl
 from state_machine.eras import ERAS, resolve_era
 from state_machine.generator import FAULTS, SimConfig, Simulator
+from state_machine.replay import era_mismatches
 
 
 def _faults(specs: list[str]) -> dict[str, int]:
@@ -61,7 +62,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     run = read_events(files)
     try:
-        mismatched = era_mismatches(run, lambda cluster: per_cluster.get(cluster, default))
+        mismatched = era_mismatches(first_events(run), lambda cluster: per_cluster.get(cluster, default))
     except ValueError as exc:   # an era that resolves to no release
         print(f"replay: --kafka-version: {exc}", file=sys.stderr)
         return 2

@@ -10,10 +10,9 @@ from typing import Iterable, Iterator
 
 from schemas.validate import invalid_reason, load_json
 from state_machine.cluster import replay_cluster
-from state_machine.eras import Era, resolve_era
+from state_machine.eras import Era
 from state_machine.events import Event, event_to_mapping
 from state_machine.generator import Injection
-from state_machine.replay import era_mismatch
 
 
 @dataclass
@@ -107,20 +106,17 @@ def era_choices(inputs: Iterable[str], specs: Iterable[str],
     return default, per_cluster, why
 
 
-def era_mismatches(run: LocalRun, asked_of) -> list[str]:
-    """state_machine.replay.era_mismatch for every cluster read (`asked_of(cluster)`: its era as
-    given), from the first event of each of its event types; jobs.audit.era_mismatches in Spark."""
-    out = []
-    for cluster in sorted(run.events):
+def first_events(run: LocalRun) -> dict[str, list[Event]]:
+    """cluster -> the first event of each of its event types, for
+    state_machine.replay.era_mismatches (jobs.audit.first_events in Spark)."""
+    out = {}
+    for cluster, events in run.events.items():
         firsts: dict[str, Event] = {}
-        for e in run.events[cluster]:
+        for e in events:
             first = firsts.get(e.event_type)
             if first is None or e.seq < first.seq:
                 firsts[e.event_type] = e
-        asked = asked_of(cluster)
-        why = era_mismatch(cluster, asked, resolve_era(asked), firsts.values())
-        if why:
-            out.append(why)
+        out[cluster] = list(firsts.values())
     return out
 
 

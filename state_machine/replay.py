@@ -27,7 +27,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from state_machine import events as E
 from state_machine.checks import RULES, Severity, Violation
-from state_machine.eras import Era
+from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, provenance
 from state_machine.selectors import (Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, last_known_leader,
                                      select)
@@ -1601,6 +1601,19 @@ def era_mismatch(cluster: str, asked: str, era: Era, firsts: Iterable[Event]) ->
     return (f"cluster {cluster}: {asked}{resolved} is {mode}, but its input holds {other} events: {found}. "
             f"Give the cluster's release: --kafka-version {cluster}=RELEASE, ZooKeeper mode up to 3.9 "
             f"(e.g. 2.4.1), KRaft as kraft-RELEASE (e.g. kraft-3.9.0).")
+
+
+def era_mismatches(firsts: dict[str, Iterable[Event]], asked_of) -> list[str]:
+    """`era_mismatch` of every cluster that has one, in cluster order. `firsts`: cluster -> the
+    first event of each of its event types; `asked_of(cluster)`: its era as given (raises
+    ValueError, as resolve_era does, for one that names no release)."""
+    out = []
+    for cluster in sorted(firsts, key=lambda c: c or ""):
+        asked = asked_of(cluster)
+        why = era_mismatch(cluster, asked, resolve_era(asked), firsts[cluster])
+        if why:
+            out.append(why)
+    return out
 
 
 class ReplayResult(NamedTuple):
