@@ -27,7 +27,7 @@ from pyspark.sql.window import Window
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX
 from ingest.lines import CROSS_FILE_ORDER
-from jobs.session import materialize, release
+from jobs.session import materialize, materialize_counted, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
@@ -359,6 +359,7 @@ def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
 class Ingested:
     events: DataFrame            # canonical events (EVENT_FIELDS), seq set
     events_count: int            # rows of `events`, counted as they were kept
+    events_by_type: dict[tuple, int]   # (cluster, event_type) -> rows of `events`, from that count
     quarantine: DataFrame        # cluster, source_file, source_line, reason, raw
     records_read: int
     lines_recognized: int
@@ -447,10 +448,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
-    all_events, n_events = materialize(reduce(DataFrame.unionByName, parts))
+    all_events, by_type = materialize_counted(reduce(DataFrame.unionByName, parts), ("cluster", "event_type"))
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
-    return Ingested(all_events, n_events, quarantine, counted["lines"], counted["recognized"],
+    return Ingested(all_events, sum(by_type.values()), by_type, quarantine, counted["lines"], counted["recognized"],
                     counted["quarantined"], dup_counts, files, evidence, cached)
 
 

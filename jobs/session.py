@@ -119,13 +119,21 @@ def materialize(df: DataFrame) -> tuple[DataFrame, int]:
     cut. So a small frame (LINEAGE_CUT_MAX_ROWS) is returned as a local checkpoint, which cuts
     the lineage; in local mode only, where it costs no fault tolerance (the driver is the only
     executor; on a cluster a lost executor's blocks could not be recomputed)."""
+    frame, counts = materialize_counted(df, ())
+    return frame, counts[()]
+
+
+def materialize_counted(df: DataFrame, by: tuple[str, ...]) -> tuple[DataFrame, dict[tuple, int]]:
+    """`materialize`, with the rows counted per value of the columns `by`, keyed by tuples of
+    those values: the count that fills the cache, grouped."""
     df = df.persist()
-    rows = df.count()
+    counts = {tuple(r)[:-1]: r[-1] for r in df.groupBy(*by).count().collect()}
+    rows = sum(counts.values())
     if rows > LINEAGE_CUT_MAX_ROWS or not df.sparkSession.sparkContext.master.startswith("local"):
-        return df, rows
+        return df, counts
     cut = df.localCheckpoint(eager=True)   # read from the cache just filled
     df.unpersist()
-    return cut, rows
+    return cut, counts
 
 
 def release(df: DataFrame) -> None:

@@ -102,3 +102,21 @@ def test_materialize_cuts_a_small_frames_lineage_and_release_frees_the_rows(spar
     assert_df_equality(frame, source, ignore_row_order=True)
     release(frame)
     assert kept() == before
+
+
+@pytest.mark.parametrize("max_rows", [1000, 499])
+def test_materialize_counted_counts_each_group_in_the_pass_that_keeps_the_rows(spark, monkeypatch, max_rows):
+    import jobs.session
+    from jobs.session import materialize, materialize_counted, release
+
+    monkeypatch.setattr(jobs.session, "LINEAGE_CUT_MAX_ROWS", max_rows)
+    source = spark.range(1000).selectExpr("id", "cast(id % 7 as string) as v", "id % 2 = 0 as even").where("id < 500")
+    frame, counts = materialize_counted(source, ("v", "even"))
+    expected = {(str(v), e): sum(1 for i in range(500) if i % 7 == v and (i % 2 == 0) == e)
+                for v in range(7) for e in (True, False)}
+    assert counts == expected
+    assert_df_equality(frame, source, ignore_row_order=True)
+    release(frame)
+    empty, none = materialize(source.where("id < 0"))
+    assert none == 0
+    release(empty)
