@@ -83,7 +83,9 @@ def keyword_of(body: str) -> str:
     """The dispatch key of a message body: its first word, lower-cased (0.8-0.11 "changed ..."
     and 1.0+ "Changed ..." share a bucket); a number is "%d" ("%d successfully elected as the
     controller": rows are keyed by the format's first word), and so is an id in brackets ending
-    the first word ("enterControlledShutdown[%d]: changing ..."); a TopicPartition is "%tp"
+    the first word ("enterControlledShutdown[%d]: changing ..."); a first word naming an argument
+    in brackets is keyed up to its "=" ("handleCommit[baseOffset=12]: ..." is
+    "handlecommit[baseoffset="); a TopicPartition is "%tp"
     ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ..."); the
     0.8-1.0 controller's request threads, whose log ident is their name with both ids
     ("[Controller-1-to-broker-2-send-thread], ..."), "[send-thread]"; the 0.8-0.10 topic deletion
@@ -102,6 +104,8 @@ def keyword_of(body: str) -> str:
             return "%tp"
         if _RATIO.fullmatch(keyword):
             return "%d/%d"
+    if "=" in keyword and "[" in keyword:
+        return keyword[:keyword.index("=") + 1]
     return keyword
 
 

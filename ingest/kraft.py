@@ -587,15 +587,15 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
 # names in 3.6.2-4.3.1 (sources jars): its periodic tasks, the requests it handles, and its
 # activation ("completeActivation[<epoch>]", met failing on a real 3.7.2 controller that lost
 # its election before anything was committed: "reverting to the last committed offset -1") and
-# leader changes, whose names carry an epoch ("[%d]": catalog.keyword_of, _operation_regex).
-# ("handleCommit[baseOffset=N]" and "handleLoadSnapshot[snapshotId=...]" are not: a failed
-# replay of committed records stops the controller.) Another operation's line is quarantined
-# until it is added here.
+# leader changes, whose names carry an epoch ("[%d]": catalog.keyword_of, _operation_regex), and
+# the raft events named with their argument ("[baseOffset=%d]", "[snapshotId=%s]"): a controller
+# shutting down with them queued rejects them ("event unable to start processing because of
+# RejectedExecutionException"). Another operation's line is quarantined until it is added here.
 _FAILED_OPERATIONS = ("writeNoOpRecord", "maybeFenceStaleBroker", "electUnclean", "electPreferred", "expireDelegationTokens",
                       "generatePeriodicPerformanceMessage", "processBrokerHeartbeat", "registerBroker", "alterPartition",
                       "assignReplicasToDirs", "completeActivation[%d]", "handleLeaderChange[%d]", "createDelegationToken",
                       "expireDelegationToken", "registerController", "renewDelegationToken", "setNewNextWriteOffset",
-                      "waitForReadyBrokers")
+                      "waitForReadyBrokers", "handleCommit[baseOffset=%d]", "handleLoadSnapshot[snapshotId=%s]")
 # QuorumController 2.8.2-3.5.2: the write and read events' names (appendWriteEvent / appendReadEvent)
 # and its periodic ones.
 _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", "alterPartitionReassignments",
@@ -605,19 +605,30 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
                   "processBrokerHeartbeat", "registerBroker", "unregisterBroker", "updateFeatures", "maybeFenceReplicas",
                   "maybeBalancePartitionLeaders", "writeNoOpRecord", "generateSnapshot", "alterIsr",
                   # raft events named with an epoch: 3.0+ handleLeaderChange, 3.3+ completeActivation
-                  # (met failing on a real 3.4.1 controller)
-                  "handleLeaderChange[%d]", "completeActivation[%d]")
-_RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]")   # 2.8 and 2.8-3.2 only
+                  # (met failing on a real 3.4.1 controller); with their argument, 3.0+
+                  "handleLeaderChange[%d]", "completeActivation[%d]", "handleCommit[baseOffset=%d]",
+                  "handleSnapshot[snapshotId=%s]")
+# 2.8 only: handleClaim, handleCommits; 2.8-3.2: handleRenounce.
+_RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]", "handleCommits[%d]")
+# A snapshot id: kafka-raft's OffsetAndEpoch class up to 4.0, server-common's record from 4.1.
+_SNAPSHOT_ID = r"OffsetAndEpoch[(\[]offset=\d+, epoch=\d+[)\]]"
 
 
 def _operation_regex(op: str) -> str:
-    """An operation's name as a regex; its "[%d]" (an epoch) matches any number."""
-    return re.escape(op).replace(re.escape("[%d]"), r"\[\d+\]")
+    """An operation's name as a regex: its "%d" (an epoch, an offset) matches any number, its
+    "%s" a snapshot id."""
+    return re.escape(op).replace("%d", r"\d+").replace("%s", _SNAPSHOT_ID)
+
+
+def _operation_keyword(op: str) -> str:
+    """The keyword its lines are dispatched under (catalog.keyword_of): the first word and its
+    colon, or up to the "=" of an argument ("handleCommit[baseOffset=")."""
+    return op[:op.index("=") + 1] if "=" in op else f"{op}:"
 
 
 EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     _row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
-         f"{op}:", _operation_regex(op)
+         _operation_keyword(op), _operation_regex(op)
          + r": event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
          r"(?: at epoch \d+)?(?: in \d+ microseconds)?(?:\. Renouncing leadership and reverting to the last committed offset "
          r"-?\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", _nothing)
@@ -628,7 +639,7 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     # exception E ..." (2.8-3.2 "Reverting to last committed offset N", 3.3-3.5 "Renouncing
     # leadership ..." or "... already in standby mode"; a stack trace follows on the next lines).
     _row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
-         f"{op}:", _operation_regex(op) + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?"
+         _operation_keyword(op), _operation_regex(op) + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?"
          r"|unable to start processing because of \w+\.(?: Reason: .*)?"
          r"|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
          r"and reverting to the last committed offset|Reverting to last committed offset) -?\d+|in \d+ us\.  The controller "

@@ -52,6 +52,13 @@ def test_an_id_in_brackets_ending_the_first_word_is_keyed_as_a_number():
     assert keyword_of("my.t-1-0 starts at Leader Epoch 0 from offset 0.") == "%tp"
 
 
+def test_a_first_word_naming_an_argument_in_brackets_is_keyed_up_to_its_equals_sign():
+    # KRaft raft events: "handleCommit[baseOffset=1234]: event unable to start processing ..."
+    assert keyword_of("handleCommit[baseOffset=1234]: event failed") == "handlecommit[baseoffset="
+    assert keyword_of("handleLoadSnapshot[snapshotId=OffsetAndEpoch(offset=2, epoch=1)]: x") == "handleloadsnapshot[snapshotid="
+    assert keyword_of("ConfigResource(type=TOPIC, name='t') x") == "configresource(type=topic,"
+
+
 def test_metadata_publishers_are_not_audited():
     from ingest.lines import audited
 

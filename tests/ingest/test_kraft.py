@@ -364,6 +364,11 @@ def test_fixture_line_shapes_follow_their_release():
 UNCLEAN_DIFF = ("isr: [1] -> [2], leader: -1 -> 2, leaderRecoveryState: RECOVERED -> RECOVERING, "
                 "leaderEpoch: 2 -> 3, partitionEpoch: 5 -> 6")
 
+def _event_name(op: str, number: int, snapshot_id: str) -> str:
+    """A controller event's name as logged: "handleCommit[baseOffset=%d]" -> "handleCommit[baseOffset=7]"."""
+    return op.replace("%d", str(number)).replace("%s", snapshot_id)
+
+
 CONTROLLER_LINES = [
     ("3.0.1", f"[Controller 100] UNCLEAN partition change for orders-0 with topic ID {TID}: isr: [1] -> [2], leader: -1 -> 2, "
      "leaderEpoch: 2 -> 3, partitionEpoch: 5 -> 6",
@@ -639,14 +644,30 @@ CONTROLLER_LINES = [
      "Proposed ISR was [BrokerState(brokerId=2, brokerEpoch=5)] and current ISR is [2, 3]. Current replica set is [2, 3]. Current partitionEpoch is 8. Current leaderEpoch is 4.", []),
 ] + [
     # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
-    ("4.3.1 (real)", f"[QuorumController id=2] {op.replace('[%d]', '[7]')}: event failed with NotControllerException in "
-     "371 microseconds. Exception message: The active controller appears to be node 1.", [])
+    ("4.3.1 (real)", f"[QuorumController id=2] {_event_name(op, 7, 'OffsetAndEpoch[offset=200, epoch=3]')}: event failed "
+     "with NotControllerException in 371 microseconds. Exception message: The active controller appears to be node 1.", [])
     for op in sorted(set(kraft._FAILED_OPERATIONS + kraft._OPERATIONS_28))
 ] + [
     # every 2.8-3.5 operation row, in the 3.5.2 wording of a request a standby controller refused
-    ("3.5.2", f"[QuorumController id=2] {op.replace('[%d]', '[4]')}: failed with NotControllerException in 37 us. Reason: "
-     "The active controller appears to be node 1", [])
+    ("3.5.2", f"[QuorumController id=2] {_event_name(op, 4, 'OffsetAndEpoch(offset=200, epoch=3)')}: failed with "
+     "NotControllerException in 37 us. Reason: The active controller appears to be node 1", [])
     for op in kraft._OPERATIONS_28 + kraft._RAFT_EVENTS_28
+] + [
+    # Raft events a controller shutting down rejected (KafkaEventQueue: "The event queue is shutting
+    # down"); the snapshot id is kafka-raft's OffsetAndEpoch class up to 4.0, a record from 4.1.
+    ("3.6.2", "[QuorumController id=101] handleCommit[baseOffset=1234]: event unable to start processing because of "
+     "RejectedExecutionException (treated as TimeoutException). Exception message: The event queue is shutting down", []),
+    ("3.9.2", "[QuorumController id=101] handleLoadSnapshot[snapshotId=OffsetAndEpoch(offset=200, epoch=3)]: event unable "
+     "to start processing because of RejectedExecutionException (treated as TimeoutException). Exception message: The "
+     "event queue is shutting down", []),
+    ("4.3.1", "[QuorumController id=1] handleLoadSnapshot[snapshotId=OffsetAndEpoch[offset=200, epoch=3]]: event unable "
+     "to start processing because of RejectedExecutionException (treated as TimeoutException). Exception message: The "
+     "event queue is shutting down", []),
+    ("3.3.2", "[Controller 100] handleCommit[baseOffset=1234]: unable to start processing because of "
+     "RejectedExecutionException.", []),
+    ("3.4.1", "[Controller 100] handleSnapshot[snapshotId=OffsetAndEpoch(offset=200, epoch=3)]: unable to start processing "
+     "because of RejectedExecutionException.", []),
+    ("2.8.2", "[Controller 100] handleCommits[17]: unable to start processing because of RejectedExecutionException.", []),
 ] + [
     ("3.4.1 (real)", "[Controller 2] completeActivation[1]: failed with NotControllerException in 51549 us", []),
 ] + [
@@ -692,6 +713,9 @@ CONTROLLER_NEAR_MISSES = [
     ("3.4.1", "[Controller 100] Created topic orders with topic ID"),
     ("4.3.1", "[QuorumController id=1] enterControlledShutdown[x]: changing 5 partition(s)"),
     ("4.3.1", "[QuorumController id=1] someOtherOperation: event failed with NotControllerException in 3 microseconds."),
+    ("4.3.1", "[QuorumController id=1] handleCommit[baseOffset=x]: event failed with NotControllerException in 3 microseconds."),
+    ("4.3.1", "[QuorumController id=1] handleLoadSnapshot[snapshotId=(offset=1, epoch=2)]: event unable to start processing "
+     "because of RejectedExecutionException (treated as TimeoutException)."),
     ("4.3.1", "[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0"),
     ("3.5.2", "[QuorumController id=101] createTopics: failed with TopicExistsException in"),
     ("3.6.2", "[QuorumController id=101] Performing controller activation. Something else happened."),
