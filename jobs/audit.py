@@ -15,8 +15,10 @@ only parse arguments and call `run_from_args`. Steps:
    events of every broker that is ever one of its replicas (joins, nothing collected).
 5. Replay each (cluster, topic, partition) with the core inside a grouped map
    (`applyInArrow`, iterator form: the group streams through in seq order, in bounded memory).
-6. Gate the outputs, then MERGE every table into the warehouse (a re-run of the same
-   input adds no row) and append the run to `audit_runs`.
+6. Gate the outputs, then write the replayed tables by time window: a run's rows replace its
+   clusters' rows inside its input's time window and keep the rest (a re-run of the same
+   input adds no row; one cluster's inputs of other times are all kept). MERGE the
+   quarantine and append the run to `audit_runs`.
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from pyspark.sql import types as T
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays
 from schemas.events import EVENT_FIELD_NAMES
-from schemas.tables import MERGE_KEYS, TABLE_PROPERTIES, TABLES, table_struct
+from schemas.tables import MERGE_KEYS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
 from state_machine.eras import resolve_era
@@ -336,6 +338,53 @@ def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame) ->
     return path
 
 
+def time_windows(events: DataFrame) -> dict[str, tuple[int | None, int | None]]:
+    """cluster -> the first and last event time (epoch ms) of its events in this run."""
+    return {r["cluster"]: (r["lo"], r["hi"]) for r in events.groupBy("cluster").agg(
+        F.min("event_time_ms").alias("lo"), F.max("event_time_ms").alias("hi")).collect()}
+
+
+def _sql_string(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
+                   windows) -> str:
+    """Write a replayed table (`df`: this run's rows of `clusters`). For each cluster the run's
+    rows replace the rows the table holds inside the run's time window (`windows()`: cluster ->
+    its input's first and last event time; rows with no time count as inside) and the rows
+    outside it stay. So one cluster's disjoint inputs (each night's logs) are all kept, an input
+    that grew (the logs so far) replaces what it covers, and a re-run writes the same rows.
+    The cluster's partitions are then numbered again (its rows before the window, this run's,
+    its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
+    commit: an overwrite of the run's clusters (replaceWhere)."""
+    from delta.tables import DeltaTable
+    from pyspark.sql.window import Window
+
+    path, created = ensure_table(spark, warehouse, name)
+    if created:   # nothing to keep: this run's rows are all
+        df.write.format("delta").mode("append").save(path)
+        return path
+    version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
+    # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
+    # that version's files, which stay on disk (they are only marked removed).
+    held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
+    bounds = spark.createDataFrame([(c, lo, hi) for c, (lo, hi) in windows().items()],
+                                   "cluster string, _lo long, _hi long")
+    at = F.unix_millis(F.col(REPLAY_TIMES[name]))
+    inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
+    kept = (held.join(F.broadcast(bounds), "cluster", "left").where(~inside)
+            .withColumn("_block", F.when(at < F.col("_lo"), 0).otherwise(2)).drop("_lo", "_hi"))
+    order = Window.partitionBy(*KEY).orderBy("_block", "ordinal")
+    rows = (kept.unionByName(df.withColumn("_block", F.lit(1)))
+            .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
+    if "valid_to" in df.columns:
+        rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
+    (rows.select(*df.columns).write.format("delta").mode("overwrite")
+     .option("replaceWhere", f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})").save(path))
+    return path
+
+
 def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
     """Temp views over every table present in the warehouse (for `controller-replay sql`)."""
     from delta.tables import DeltaTable
@@ -459,8 +508,16 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     phases["output_gate"] = time.time() - mark
     mark = time.time()
     paths = {}
+    clusters = sorted({cluster for cluster, _ in ing.events_by_type})
+    windows: dict = {}
+
+    def run_windows():   # computed once, and only when a table holds rows of these clusters
+        if not windows:
+            windows.update(time_windows(events))
+        return windows
+
     for name, df in tables.items():
-        paths[name] = merge_into(spark, cfg.warehouse, name, df)
+        paths[name] = write_replayed(spark, cfg.warehouse, name, df, clusters, run_windows)
     paths["quarantine"] = merge_into(spark, cfg.warehouse, "quarantine", quarantine)
     stats = out.groupBy("kind", "rule").agg(F.count("*").alias("n"),
                                             F.countDistinct(*KEY).alias("partitions")).collect()

@@ -85,13 +85,20 @@ TABLES: dict[str, tuple[Field, ...]] = {
     "audit_runs": AUDIT_RUNS,
 }
 
-# Natural keys: a re-run of the same input MERGEs onto the same rows.
+# Natural keys of the tables MERGEd on them: a re-run of the same input writes onto the same
+# rows. (The replayed tables, keyed by cluster, topic, partition and ordinal, are written by
+# time window: REPLAY_TIMES.)
 MERGE_KEYS: dict[str, tuple[str, ...]] = {
-    "partition_timeline": ("cluster", "topic", "partition", "ordinal"),
-    "replica_timeline": ("cluster", "topic", "partition", "ordinal"),
-    "violations": ("cluster", "topic", "partition", "ordinal"),
     "quarantine": ("source_file", "source_line", "raw"),
     "audit_runs": ("run_id",),
+}
+
+# The time that places each replayed table's row in its cluster's history: a run's rows
+# replace the rows of its clusters inside the run's time window (jobs.audit.write_replayed).
+REPLAY_TIMES: dict[str, str] = {
+    "partition_timeline": "valid_from",
+    "replica_timeline": "valid_from",
+    "violations": "event_time",
 }
 
 TABLE_PROPERTIES: dict[str, str] = {

@@ -93,6 +93,83 @@ def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_p
     assert leader.count() > 0
 
 
+REPLAYED = ("partition_timeline", "replica_timeline", "violations")
+
+
+def _input(tmp_path, name: str, lines: list[str]) -> Path:
+    d = tmp_path / name
+    d.mkdir()
+    (d / "events.jsonl").write_text("\n".join(lines) + "\n")
+    return d
+
+
+def _held(spark, warehouse) -> dict[str, list[dict]]:
+    return {name: [r.asDict() for r in table(spark, warehouse, name).collect()] for name in REPLAYED}
+
+
+def _one_after_another(*audits: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """What the replayed tables hold after `audits` (each one input of one cluster audited alone,
+    in time order): each partition's rows of the first, then of the next, numbered again, and a
+    timeline row's valid_to the next row's valid_from (built here row by row, not by the job)."""
+    out = {}
+    for name in REPLAYED:
+        by_partition: dict[tuple, list] = {}
+        for held in audits:
+            for r in sorted(held[name], key=lambda r: r["ordinal"]):
+                by_partition.setdefault((r["cluster"], r["topic"], r["partition"]), []).append(dict(r))
+        out[name] = []
+        for rows in by_partition.values():
+            for i, r in enumerate(rows):
+                r["ordinal"] = i
+                if "valid_to" in r:
+                    r["valid_to"] = rows[i + 1]["valid_from"] if i + 1 < len(rows) else None
+            out[name] += rows
+    return out
+
+
+def _assert_holds(spark, warehouse, expected: dict[str, list[dict]]) -> None:
+    for name in REPLAYED:
+        held = table(spark, warehouse, name)
+        want = spark.createDataFrame(expected[name], held.schema)
+        assert_df_equality(held, want, ignore_row_order=True, ignore_nullable=True)
+
+
+def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replaces_what_it_covers(spark, tmp_path):
+    # The nightly audit: Monday's logs, then Tuesday's (or Monday's as a backfill); or the logs so far.
+    whole = tmp_path / "history.jsonl"
+    write_history(whole, cluster="nightly", era="2.4", seed=11, steps=80, brokers=4, topics=2, partitions=2,
+                  faults={f: 1 for f in FAULTS}, fault_rate=0.3)
+    lines = whole.read_text().splitlines()
+    cut = len(lines) // 2
+    while json.loads(lines[cut])["event_time_ms"] == json.loads(lines[cut - 1])["event_time_ms"]:
+        cut += 1   # the two halves' time windows do not meet
+    monday, tuesday = _input(tmp_path, "monday", lines[:cut]), _input(tmp_path, "tuesday", lines[cut:])
+    grown = _input(tmp_path, "grown", lines)
+
+    def audit(d: Path, warehouse: str) -> None:
+        run(spark, AuditConfig(inputs=[str(d)], warehouse=str(tmp_path / warehouse)))
+
+    audit(monday, "nightly")
+    audit(tuesday, "backfill")
+    monday_alone, tuesday_alone = _held(spark, tmp_path / "nightly"), _held(spark, tmp_path / "backfill")
+    expected = _one_after_another(monday_alone, tuesday_alone)
+    assert expected["partition_timeline"] and expected["replica_timeline"] and expected["violations"]
+
+    audit(tuesday, "nightly")
+    _assert_holds(spark, tmp_path / "nightly", expected)
+    timeline = table(spark, tmp_path / "nightly", "partition_timeline")
+    assert timeline.where("valid_to IS NULL").count() == timeline.select("topic", "partition").distinct().count()
+    audit(monday, "backfill")     # Monday after Tuesday: the same tables
+    _assert_holds(spark, tmp_path / "backfill", expected)
+    audit(tuesday, "nightly")     # Tuesday again: the same rows
+    _assert_holds(spark, tmp_path / "nightly", expected)
+
+    # The logs so far: their window covers both nights' and replaces them.
+    audit(grown, "grown-alone")
+    audit(grown, "nightly")
+    _assert_holds(spark, tmp_path / "nightly", _held(spark, tmp_path / "grown-alone"))
+
+
 def test_bad_records_are_quarantined_and_counts_reconcile(spark, tmp_path):
     inputs = tmp_path / "in"
     inputs.mkdir()
