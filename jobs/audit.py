@@ -64,6 +64,7 @@ class AuditSummary:
     lines_recognized: int = 0
     files: dict = field(default_factory=dict)
     eras: dict = field(default_factory=dict)
+    windows: dict = field(default_factory=dict)   # cluster -> (first, last) event ms, when earlier rows met them
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -74,9 +75,17 @@ class AuditSummary:
                 out.append(f"  {file}: {info['lines']:,} lines, {info['recognized']:,} recognized, "
                            f"{info['quarantined']:,} unrecognized, {info['events']:,} events")
         out += [f"  era of {cluster}: {how}" for cluster, how in sorted(self.eras.items())]
+        out += [f"  {cluster} was audited before: this run's rows replace its rows from {_utc(lo)} to {_utc(hi)}, "
+                "its rows of other times are kept" for cluster, (lo, hi) in sorted(self.windows.items())]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
+
+
+def _utc(ms: int | None) -> str:
+    if ms is None:
+        return "(no time)"
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class AuditError(RuntimeError):
@@ -344,6 +353,17 @@ def time_windows(events: DataFrame) -> dict[str, tuple[int | None, int | None]]:
         F.min("event_time_ms").alias("lo"), F.max("event_time_ms").alias("hi")).collect()}
 
 
+def audited_before(spark: SparkSession, warehouse: str, clusters: list[str]) -> list[str]:
+    """Which of `clusters` the warehouse's partition_timeline holds rows of already."""
+    from delta.tables import DeltaTable
+
+    path = table_path(warehouse, "partition_timeline")
+    if not clusters or not DeltaTable.isDeltaTable(spark, path):
+        return []
+    held = spark.read.format("delta").load(path).where(F.col("cluster").isin(clusters))
+    return sorted(r["cluster"] for r in held.select("cluster").distinct().collect())
+
+
 def _sql_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
@@ -511,11 +531,12 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
     windows: dict = {}
 
-    def run_windows():   # computed once, and only when a table holds rows of these clusters
+    def run_windows():   # computed once, and only when a table is there already
         if not windows:
             windows.update(time_windows(events))
         return windows
 
+    before = audited_before(spark, cfg.warehouse, clusters)
     for name, df in tables.items():
         paths[name] = write_replayed(spark, cfg.warehouse, name, df, clusters, run_windows)
     paths["quarantine"] = merge_into(spark, cfg.warehouse, "quarantine", quarantine)
@@ -542,7 +563,8 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     ing.release()
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
-                        lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why)
+                        lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
+                        windows={c: run_windows()[c] for c in before})
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

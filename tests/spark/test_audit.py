@@ -146,16 +146,20 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     monday, tuesday = _input(tmp_path, "monday", lines[:cut]), _input(tmp_path, "tuesday", lines[cut:])
     grown = _input(tmp_path, "grown", lines)
 
-    def audit(d: Path, warehouse: str) -> None:
-        run(spark, AuditConfig(inputs=[str(d)], warehouse=str(tmp_path / warehouse)))
+    def audit(d: Path, warehouse: str):
+        return run(spark, AuditConfig(inputs=[str(d)], warehouse=str(tmp_path / warehouse)))
 
-    audit(monday, "nightly")
+    assert audit(monday, "nightly").windows == {}
     audit(tuesday, "backfill")
     monday_alone, tuesday_alone = _held(spark, tmp_path / "nightly"), _held(spark, tmp_path / "backfill")
     expected = _one_after_another(monday_alone, tuesday_alone)
     assert expected["partition_timeline"] and expected["replica_timeline"] and expected["violations"]
 
-    audit(tuesday, "nightly")
+    summary = audit(tuesday, "nightly")
+    times = [json.loads(line)["event_time_ms"] for line in lines[cut:]]
+    assert summary.windows == {"nightly": (min(times), max(times))}
+    assert any(line.startswith("  nightly was audited before: this run's rows replace its rows from 20")
+               for line in summary.lines()), summary.lines()
     _assert_holds(spark, tmp_path / "nightly", expected)
     timeline = table(spark, tmp_path / "nightly", "partition_timeline")
     assert timeline.where("valid_to IS NULL").count() == timeline.select("topic", "partition").distinct().count()
