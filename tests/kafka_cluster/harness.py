@@ -619,7 +619,7 @@ class Node:
     port: int
     controller_port: int | None
     process: JavaProcess
-    log_offsets: dict[str, int] = field(default_factory=dict)
+    log_marks: dict[str, tuple[int, int]] = field(default_factory=dict)   # name -> (inode, size) at the last start
 
     @property
     def logs_dir(self) -> Path:
@@ -629,16 +629,34 @@ class Node:
     def data_dir(self) -> Path:
         return self.dir / "data"
 
+    def mark_logs(self) -> None:
+        """Remember where each log ends, so that log_since_start reads only what comes after."""
+        self.log_marks = {p.name: (p.stat().st_ino, p.stat().st_size) for p in self.logs_dir.glob("*.log")} \
+            if self.logs_dir.is_dir() else {}
+
     def log_since_start(self, name: str = "server.log") -> str:
-        path = self.logs_dir / name
-        if not path.is_file():
+        """What the node wrote to `name` since mark_logs, across hourly roll-overs. The appender renames
+        the file to `name.<yyyy-MM-dd-HH>` (same inode) and starts a new one, at the first line of a new
+        hour, and at a restarted JVM's first line when the file was last written in an earlier hour. So
+        the text may begin in a rolled file, from the mark, and go on in the files written after it."""
+        current = self.logs_dir / name
+        if not current.is_file():
             return ""
-        offset = self.log_offsets.get(name, 0)
-        if path.stat().st_size < offset:   # rolled over (hourly appenders) since the node started
-            offset = 0
-        with open(path, "rb") as fh:
-            fh.seek(offset)
-            return fh.read().decode("utf-8", errors="replace")
+        inode, offset = self.log_marks.get(name, (None, 0))
+        rolled = sorted(self.logs_dir.glob(f"{name}.*"))   # the date suffix sorts in time
+        marked = next((i for i, p in enumerate(rolled) if p.stat().st_ino == inode), None)
+        if current.stat().st_ino == inode:
+            files = [(current, offset)]
+        elif marked is not None:
+            files = [(rolled[marked], offset)] + [(p, 0) for p in rolled[marked + 1:]] + [(current, 0)]
+        else:   # never marked, or the marked file is gone: all of the current file
+            files = [(current, 0)]
+        out = []
+        for path, start in files:
+            with open(path, "rb") as fh:
+                fh.seek(start)
+                out.append(fh.read().decode("utf-8", errors="replace"))
+        return "".join(out)
 
 
 class Cluster:
@@ -699,7 +717,7 @@ class Cluster:
 
     def start_node(self, node_id: int, wait: bool = True) -> None:
         node = self.nodes[node_id]
-        node.log_offsets = {p.name: p.stat().st_size for p in node.logs_dir.glob("*.log")} if node.logs_dir.is_dir() else {}
+        node.mark_logs()
         node.process.start()
         if wait:
             self.wait_started(node_id)
@@ -713,8 +731,13 @@ class Cluster:
                 raise RuntimeError(f"node {node_id} exited with {node.process.proc.returncode}; see {node.process.console}")
             return bool(pattern.search(node.log_since_start())) and port_open(node.port)
 
+        def last() -> str:   # what the node was doing when the wait gave up
+            tail = node.log_since_start().splitlines()[-15:]
+            return f"port {node.port} open: {port_open(node.port)}; last lines of server.log since the start:\n" + \
+                "\n".join(f"  {line[:300]}" for line in tail)
+
         wait_for(f"node {node_id} to start ({pattern.pattern} in {node.logs_dir / 'server.log'})", started,
-                 self.startup_timeout)
+                 self.startup_timeout, describe_last=last)
 
     def stop_node(self, node_id: int, sig: int = signal.SIGKILL, timeout: float = 90) -> None:
         self.nodes[node_id].process.stop(sig, timeout)
