@@ -18,15 +18,17 @@ only parse arguments and call `run_from_args`. Steps:
 6. Gate the outputs, then write the replayed tables by time window: a run's rows replace its
    clusters' rows inside its input's time window and keep the rest (a re-run of the same
    input adds no row; one cluster's inputs of other times are all kept). MERGE the
-   quarantine and append the run to `audit_runs`.
+   quarantine and append the run to `audit_runs`. A table's write that a concurrent audit's
+   commit conflicts with is written again (`committed`).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,7 +41,7 @@ from pyspark.sql import types as T
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays
 from schemas.events import EVENT_FIELD_NAMES
-from schemas.tables import MERGE_KEYS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
+from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
 from state_machine.eras import resolve_era
@@ -89,7 +91,8 @@ def _utc(ms: int | None) -> str:
 
 
 class AuditError(RuntimeError):
-    """The run cannot proceed (bad arguments, failed quality gate); nothing was written."""
+    """The run cannot proceed (bad arguments, failed quality gate): nothing was written, unless the
+    message says otherwise (a write that kept losing to concurrent writers)."""
 
 
 # ---------------------------------------------------------------- reading
@@ -329,8 +332,43 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
             builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
         for k, v in TABLE_PROPERTIES.items():
             builder = builder.property(k, v)
+        if PARTITION_COLUMNS.get(name):
+            builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
         builder.execute()
     return path, created
+
+
+COMMIT_ATTEMPTS = 6
+
+
+def _conflicts() -> tuple[type[Exception], ...]:
+    """What Delta raises when a concurrent writer committed first (optimistic concurrency)."""
+    import delta.exceptions as X
+
+    return (X.ConcurrentAppendException, X.ConcurrentDeleteReadException, X.ConcurrentDeleteDeleteException,
+            X.ConcurrentTransactionException, X.ConcurrentWriteException, X.MetadataChangedException,
+            X.ProtocolChangedException, X.DeltaConcurrentModificationException)
+
+
+def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMPTS) -> str:
+    """Run one table's write (`write()`, which reads the table afresh each time); when another
+    audit's commit to the table conflicts with it, wait a little and run it again. So audits of
+    different clusters into one warehouse all land (Delta fails a commit that a concurrent one
+    may have invalidated, and leaves the retry to the writer)."""
+    conflicts, attempt = _conflicts(), 1
+    while True:
+        try:
+            return write()
+        except conflicts as exc:
+            if attempt == attempts:
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise AuditError(f"table {name}: the write lost to concurrent writers {attempts} times "
+                                 f"(last: {first}). The tables this run wrote before it keep its rows; run the "
+                                 "audit again to complete it (a re-run writes the same rows).") from exc
+            attempt += 1
+            print(f"[audit] table {name}: a concurrent write committed first ({type(exc).__name__}); "
+                  f"writing again ({attempt} of {attempts})", file=sys.stderr, flush=True)
+            time.sleep(random.uniform(0.2, 1.0) * attempt)   # apart, so the writers do not meet again
 
 
 def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame) -> str:
@@ -382,15 +420,19 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     from pyspark.sql.window import Window
 
     path, created = ensure_table(spark, warehouse, name)
-    if created:   # nothing to keep: this run's rows are all
-        df.write.format("delta").mode("append").save(path)
+    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
+    if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
+        # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
+        df.write.format("delta").mode("overwrite").option("replaceWhere", theirs).save(path)
         return path
-    version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
-    # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
-    # that version's files, which stay on disk (they are only marked removed).
-    held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
     bounds = spark.createDataFrame([(c, lo, hi) for c, (lo, hi) in windows().items()],
                                    "cluster string, _lo long, _hi long")
+    # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
+    # that version's files, which stay on disk (they are only marked removed). A commit to these
+    # clusters while this one is written makes Delta fail it, and `committed` writes again from a
+    # new pin; one that lands in the moment between the pin and the write's start is not seen.
+    version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
+    held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
     at = F.unix_millis(F.col(REPLAY_TIMES[name]))
     inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
     kept = (held.join(F.broadcast(bounds), "cluster", "left").where(~inside)
@@ -401,7 +443,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     if "valid_to" in df.columns:
         rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
     (rows.select(*df.columns).write.format("delta").mode("overwrite")
-     .option("replaceWhere", f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})").save(path))
+     .option("replaceWhere", theirs).save(path))
     return path
 
 
@@ -538,8 +580,9 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     before = audited_before(spark, cfg.warehouse, clusters)
     for name, df in tables.items():
-        paths[name] = write_replayed(spark, cfg.warehouse, name, df, clusters, run_windows)
-    paths["quarantine"] = merge_into(spark, cfg.warehouse, "quarantine", quarantine)
+        paths[name] = committed(name, lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters,
+                                                                             run_windows))
+    paths["quarantine"] = committed("quarantine", lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine))
     stats = out.groupBy("kind", "rule").agg(F.count("*").alias("n"),
                                             F.countDistinct(*KEY).alias("partitions")).collect()
     by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
@@ -557,8 +600,8 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
         "versions": json.dumps(versions(), sort_keys=True),
     }
-    paths["audit_runs"] = merge_into(spark, cfg.warehouse, "audit_runs",
-                                     spark.createDataFrame([run_row], table_struct("audit_runs")))
+    run_df = spark.createDataFrame([run_row], table_struct("audit_runs"))
+    paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))
     out.unpersist()
     ing.release()
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,

@@ -1,0 +1,132 @@
+"""Audits running at the same time into one warehouse (the nightly audit of several clusters, one
+job per cluster): Delta fails a commit that a concurrent one may have invalidated, and the audit
+writes again (jobs.audit.committed). Real Delta tables, real conflicts: two threads of the suite's
+session start their writes together at a barrier (two MERGEs started together conflicted in 6 of
+6 rounds measured)."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from chispa import assert_df_equality
+from pyspark.sql import types as T
+
+import jobs.audit as audit
+from jobs.audit import AuditError, committed, ensure_table, merge_into, table_path, write_replayed
+from schemas.tables import table_struct
+
+T0 = datetime(2026, 11, 27, 2, 0, tzinfo=timezone.utc)
+
+
+def rows_of(spark, name: str, values: list[dict]):
+    """Rows of table `name`: each value dict over defaults by column type."""
+    schema = table_struct(name)
+    default = {T.StringType: "x", T.LongType: 0, T.IntegerType: 0, T.BooleanType: False, T.DoubleType: 0.0,
+               T.TimestampType: T0, T.ArrayType: []}
+    return spark.createDataFrame([{**{f.name: default[type(f.dataType)] for f in schema}, **v} for v in values], schema)
+
+
+def timeline(spark, cluster: str, n: int = 3):
+    """n partition_timeline rows of one partition of `cluster`, a minute apart, the last one open."""
+    return rows_of(spark, "partition_timeline", [
+        {"cluster": cluster, "topic": "payments", "partition": 3, "ordinal": i, "seq": i, "leader": 1 + i % 3,
+         "valid_from": T0 + timedelta(minutes=i), "valid_to": T0 + timedelta(minutes=i + 1) if i < n - 1 else None,
+         "partition_state": "OnlinePartition", "source": f"{cluster}:{i}"} for i in range(n)])
+
+
+def at_once(*writes) -> list[BaseException | None]:
+    """Run the writes in threads that start together; what each raised (None: it returned)."""
+    start = threading.Barrier(len(writes))
+    raised: list[BaseException | None] = [None] * len(writes)
+
+    def go(i):
+        start.wait()
+        try:
+            writes[i]()
+        except BaseException as exc:   # reported to the test, not lost in the thread
+            raised[i] = exc
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(writes))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return raised
+
+
+def assert_holds(spark, warehouse, name, expected):
+    held = spark.read.format("delta").load(table_path(str(warehouse), name))
+    assert_df_equality(held, spark.createDataFrame(expected.collect(), held.schema), ignore_row_order=True)
+
+
+def test_runs_recorded_at_the_same_time_are_all_kept(spark, tmp_path):
+    ensure_table(spark, str(tmp_path), "audit_runs")
+    runs = []
+    for rnd in range(3):
+        pair = [rows_of(spark, "audit_runs", [{"run_id": f"r{rnd}-{i}"}]).cache() for i in range(2)]
+        runs += pair
+        raised = at_once(*(lambda df=df: committed("audit_runs", lambda: merge_into(spark, str(tmp_path), "audit_runs", df))
+                           for df in pair))
+        assert raised == [None, None]
+    expected = runs[0]
+    for df in runs[1:]:
+        expected = expected.unionByName(df)
+    assert_holds(spark, tmp_path, "audit_runs", expected)
+
+
+@pytest.mark.parametrize("layout", ["by cluster", "unpartitioned, as earlier versions made it"])
+def test_replayed_rows_of_two_clusters_written_at_the_same_time_both_land(spark, tmp_path, monkeypatch, layout):
+    if layout != "by cluster":
+        monkeypatch.setattr(audit, "PARTITION_COLUMNS", {})
+    wh = str(tmp_path)
+    held = timeline(spark, "held")
+    write_replayed(spark, wh, "partition_timeline", held, ["held"], lambda: {})   # creates the table
+    parts = spark.read.format("delta").load(table_path(wh, "partition_timeline"))
+    assert (parts.inputFiles() and "cluster=held" in parts.inputFiles()[0]) == (layout == "by cluster")
+    new = {c: timeline(spark, c).cache() for c in ("a", "b")}
+    window = {c: (int(T0.timestamp() * 1000), int((T0 + timedelta(minutes=2)).timestamp() * 1000)) for c in new}
+    raised = at_once(*(lambda c=c: committed("partition_timeline", lambda: write_replayed(
+        spark, wh, "partition_timeline", new[c], [c], lambda: {c: window[c]})) for c in new))
+    assert raised == [None, None]
+    assert_holds(spark, wh, "partition_timeline", held.unionByName(new["a"]).unionByName(new["b"]))
+
+
+def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark, tmp_path):
+    # Each overwrite replaces the cluster's files; the one that commits second fails in Delta and
+    # is written again from the table the first left, so both nights stay, as one after another.
+    wh = str(tmp_path)
+    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], lambda: {})
+    ms = lambda t: int(t.timestamp() * 1000)   # noqa: E731
+    nights = {}
+    for night in (0, 1):
+        start = T0 + timedelta(days=night)
+        nights[night] = rows_of(spark, "partition_timeline", [
+            {"cluster": "a", "topic": "payments", "partition": 3, "ordinal": i, "seq": i,
+             "valid_from": start + timedelta(minutes=i), "valid_to": start + timedelta(minutes=i + 1) if i < 1 else None,
+             "partition_state": "OnlinePartition", "source": f"night{night}:{i}"} for i in range(2)]).cache()
+    window = {n: (ms(T0 + timedelta(days=n)), ms(T0 + timedelta(days=n, minutes=1))) for n in nights}
+    raised = at_once(*(lambda n=n: committed("partition_timeline", lambda: write_replayed(
+        spark, wh, "partition_timeline", nights[n], ["a"], lambda: {"a": window[n]})) for n in nights))
+    assert raised == [None, None]
+    both = [r.asDict() for r in nights[0].collect()] + [r.asDict() for r in nights[1].collect()]
+    both[1]["valid_to"], both[2]["ordinal"], both[3]["ordinal"] = both[2]["valid_from"], 2, 3
+    expected = timeline(spark, "held").unionByName(spark.createDataFrame(both, nights[0].schema))
+    assert_holds(spark, wh, "partition_timeline", expected)
+
+
+def test_a_write_that_keeps_losing_stops_the_audit_naming_the_table(spark, tmp_path):
+    ensure_table(spark, str(tmp_path), "audit_runs")
+    lost = []
+    for rnd in range(5):   # until two MERGEs started together conflict (each round so far)
+        pair = [rows_of(spark, "audit_runs", [{"run_id": f"r{rnd}-{i}"}]).cache() for i in range(2)]
+        raised = at_once(*(lambda df=df: committed("audit_runs", lambda: merge_into(spark, str(tmp_path), "audit_runs", df),
+                                                   attempts=1) for df in pair))
+        assert None in raised   # one of the two commits first
+        lost += [e for e in raised if e is not None]
+        if lost:
+            break
+    assert lost, "no two MERGEs started together conflicted in 5 rounds"
+    assert isinstance(lost[0], AuditError)
+    assert "table audit_runs: the write lost to concurrent writers 1 times" in str(lost[0])
+    assert "run the audit again" in str(lost[0])
