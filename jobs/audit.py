@@ -326,6 +326,8 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
 
     path = table_path(warehouse, name)
     created = not DeltaTable.isDeltaTable(spark, path)
+    if not created:
+        add_missing_columns(spark, path, name)
     if created:
         builder = DeltaTable.createIfNotExists(spark).location(path)
         for f in TABLES[name]:
@@ -336,6 +338,23 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
             builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
         builder.execute()
     return path, created
+
+
+def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
+    """A table made by an earlier version gets the columns documented since (nullable ones: its
+    rows have no value for them), so this version's rows can be written to it."""
+    from delta.tables import DeltaTable
+
+    have = set(DeltaTable.forPath(spark, path).toDF().columns)
+    missing = [f for f in TABLES[name] if f.name not in have]
+    if not missing:
+        return
+    required = [f.name for f in missing if not f.nullable]
+    if required:
+        raise AuditError(f"table {name} at {path} lacks the columns {required}, which cannot be added to its "
+                         "rows (not nullable): write this run to another warehouse")
+    columns = ", ".join(f"`{f.name}` {spark_type(f.type).simpleString()} COMMENT {_sql_string(f.doc)}" for f in missing)
+    spark.sql(f"ALTER TABLE delta.`{path}` ADD COLUMNS ({columns})")
 
 
 COMMIT_ATTEMPTS = 6
@@ -407,9 +426,9 @@ def _sql_string(value: str) -> str:
 
 
 def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
-                   windows) -> str:
+                   windows: dict[str, tuple[int | None, int | None]]) -> str:
     """Write a replayed table (`df`: this run's rows of `clusters`). For each cluster the run's
-    rows replace the rows the table holds inside the run's time window (`windows()`: cluster ->
+    rows replace the rows the table holds inside the run's time window (`windows`: cluster ->
     its input's first and last event time; rows with no time count as inside) and the rows
     outside it stay. So one cluster's disjoint inputs (each night's logs) are all kept, an input
     that grew (the logs so far) replaces what it covers, and a re-run writes the same rows.
@@ -425,7 +444,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
         # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
         df.write.format("delta").mode("overwrite").option("replaceWhere", theirs).save(path)
         return path
-    bounds = spark.createDataFrame([(c, lo, hi) for c, (lo, hi) in windows().items()],
+    bounds = spark.createDataFrame([(c, lo, hi) for c, (lo, hi) in windows.items()],
                                    "cluster string, _lo long, _hi long")
     # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
     # that version's files, which stay on disk (they are only marked removed). A commit to these
@@ -571,17 +590,11 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     mark = time.time()
     paths = {}
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
-    windows: dict = {}
-
-    def run_windows():   # computed once, and only when a table is there already
-        if not windows:
-            windows.update(time_windows(events))
-        return windows
-
+    windows = time_windows(events)
     before = audited_before(spark, cfg.warehouse, clusters)
     for name, df in tables.items():
         paths[name] = committed(name, lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters,
-                                                                             run_windows))
+                                                                             windows))
     paths["quarantine"] = committed("quarantine", lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine))
     stats = out.groupBy("kind", "rule").agg(F.count("*").alias("n"),
                                             F.countDistinct(*KEY).alias("partitions")).collect()
@@ -599,6 +612,8 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "violations_by_rule": json.dumps(by_rule, sort_keys=True),
         "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
         "versions": json.dumps(versions(), sort_keys=True),
+        "time_windows": json.dumps({c: [None if t is None else _utc(t) for t in span] for c, span in windows.items()},
+                                   sort_keys=True),
     }
     run_df = spark.createDataFrame([run_row], table_struct("audit_runs"))
     paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))
@@ -607,7 +622,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
-                        windows={c: run_windows()[c] for c in before})
+                        windows={c: windows[c] for c in before})
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

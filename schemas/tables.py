@@ -75,6 +75,9 @@ AUDIT_RUNS = (
     Field("violations_by_rule", "string", False, "Counts per rule, as JSON."),
     Field("quality_gates", "string", False, "Great Expectations results per suite, as JSON."),
     Field("versions", "string", False, "controller-replay, pyspark, delta-spark, great-expectations versions, as JSON."),
+    Field("time_windows", "string", True, "Per cluster, the first and last event time of the run's input (UTC, ISO 8601), "
+                                          "as JSON: the run's rows replaced the replayed tables' rows of the cluster between "
+                                          "them. Null on runs recorded before this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from datetime import datetime, timezone
 import sys
 from pathlib import Path
 
@@ -158,6 +159,10 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     summary = audit(tuesday, "nightly")
     times = [json.loads(line)["event_time_ms"] for line in lines[cut:]]
     assert summary.windows == {"nightly": (min(times), max(times))}
+    recorded = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id = '{summary.run_id}'").first()
+    iso = [datetime.fromtimestamp(t / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+           for t in (min(times), max(times))]
+    assert json.loads(recorded["time_windows"]) == {"nightly": iso}
     assert any(line.startswith("  nightly was audited before: this run's rows replace its rows from 20")
                for line in summary.lines()), summary.lines()
     _assert_holds(spark, tmp_path / "nightly", expected)
@@ -266,3 +271,25 @@ def test_a_broker_wide_default_reaches_each_partition_as_broker_wide(spark, tmp_
     want = [("t", 0, v.rule, v.severity, v.seq) for v in local[("t", 0)].violations]
     assert want == [("t", 0, "UNCLEAN_LEADER_ELECTION", "info", 8)]
     assert_df_equality(got, spark.createDataFrame(want, got.schema), ignore_nullable=True)
+
+
+def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(spark, tmp_path, monkeypatch):
+    import jobs.audit as audit
+    from schemas.tables import TABLES
+
+    events = tmp_path / "events.jsonl"
+    write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
+    wh = str(tmp_path / "warehouse")
+    earlier = tuple(f for f in TABLES["audit_runs"] if f.name != "time_windows")
+    monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before this column made it
+    then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
+    monkeypatch.undo()
+    path = audit.table_path(wh, "audit_runs")
+    assert "time_windows" not in spark.read.format("delta").load(path).columns
+    now = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
+    held = spark.read.format("delta").load(path)
+    assert held.columns == [f.name for f in TABLES["audit_runs"]]
+    windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
+    assert windows[then.run_id] is None
+    times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
+    assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}

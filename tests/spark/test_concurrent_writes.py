@@ -81,13 +81,13 @@ def test_replayed_rows_of_two_clusters_written_at_the_same_time_both_land(spark,
         monkeypatch.setattr(audit, "PARTITION_COLUMNS", {})
     wh = str(tmp_path)
     held = timeline(spark, "held")
-    write_replayed(spark, wh, "partition_timeline", held, ["held"], lambda: {})   # creates the table
+    write_replayed(spark, wh, "partition_timeline", held, ["held"], {})   # creates the table
     parts = spark.read.format("delta").load(table_path(wh, "partition_timeline"))
     assert (parts.inputFiles() and "cluster=held" in parts.inputFiles()[0]) == (layout == "by cluster")
     new = {c: timeline(spark, c).cache() for c in ("a", "b")}
     window = {c: (int(T0.timestamp() * 1000), int((T0 + timedelta(minutes=2)).timestamp() * 1000)) for c in new}
     raised = at_once(*(lambda c=c: committed("partition_timeline", lambda: write_replayed(
-        spark, wh, "partition_timeline", new[c], [c], lambda: {c: window[c]})) for c in new))
+        spark, wh, "partition_timeline", new[c], [c], {c: window[c]})) for c in new))
     assert raised == [None, None]
     assert_holds(spark, wh, "partition_timeline", held.unionByName(new["a"]).unionByName(new["b"]))
 
@@ -96,7 +96,7 @@ def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark,
     # Each overwrite replaces the cluster's files; the one that commits second fails in Delta and
     # is written again from the table the first left, so both nights stay, as one after another.
     wh = str(tmp_path)
-    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], lambda: {})
+    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], {})
     ms = lambda t: int(t.timestamp() * 1000)   # noqa: E731
     nights = {}
     for night in (0, 1):
@@ -107,7 +107,7 @@ def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark,
              "partition_state": "OnlinePartition", "source": f"night{night}:{i}"} for i in range(2)]).cache()
     window = {n: (ms(T0 + timedelta(days=n)), ms(T0 + timedelta(days=n, minutes=1))) for n in nights}
     raised = at_once(*(lambda n=n: committed("partition_timeline", lambda: write_replayed(
-        spark, wh, "partition_timeline", nights[n], ["a"], lambda: {"a": window[n]})) for n in nights))
+        spark, wh, "partition_timeline", nights[n], ["a"], {"a": window[n]})) for n in nights))
     assert raised == [None, None]
     both = [r.asDict() for r in nights[0].collect()] + [r.asDict() for r in nights[1].collect()]
     both[1]["valid_to"], both[2]["ordinal"], both[3]["ordinal"] = both[2]["valid_from"], 2, 3
