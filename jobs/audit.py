@@ -320,24 +320,23 @@ def table_path(warehouse: str, name: str) -> str:
 
 
 def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
-    """Create the table with its documented columns and properties if absent; returns
-    (path, created)."""
+    """Create the table with its documented columns and properties if absent, else add the
+    documented columns it lacks; returns (path, created)."""
     from delta.tables import DeltaTable
 
     path = table_path(warehouse, name)
-    created = not DeltaTable.isDeltaTable(spark, path)
-    if not created:
+    if DeltaTable.isDeltaTable(spark, path):
         add_missing_columns(spark, path, name)
-    if created:
-        builder = DeltaTable.createIfNotExists(spark).location(path)
-        for f in TABLES[name]:
-            builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
-        for k, v in TABLE_PROPERTIES.items():
-            builder = builder.property(k, v)
-        if PARTITION_COLUMNS.get(name):
-            builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
-        builder.execute()
-    return path, created
+        return path, False
+    builder = DeltaTable.createIfNotExists(spark).location(path)
+    for f in TABLES[name]:
+        builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
+    for k, v in TABLE_PROPERTIES.items():
+        builder = builder.property(k, v)
+    if PARTITION_COLUMNS.get(name):
+        builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
+    builder.execute()
+    return path, True
 
 
 def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timezone
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
