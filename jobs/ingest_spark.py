@@ -27,8 +27,8 @@ from pyspark.sql.window import Window
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX
 from ingest.lines import CROSS_FILE_ORDER
-from jobs.session import materialize, materialize_counted, release
-from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS
+from jobs.session import materialize, materialize_profiled, release
+from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
@@ -368,6 +368,8 @@ class Ingested:
     files: dict[str, dict] = field(default_factory=dict)
     evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
     cached: list[DataFrame] = field(default_factory=list)
+    # (cluster, event_type) -> profile_aggregates() of those rows of `events`, from the same count.
+    profile: dict[tuple, dict] = field(default_factory=dict)
 
     def release(self) -> None:
         for df in self.cached:
@@ -448,11 +450,22 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
-    all_events, by_type = materialize_counted(reduce(DataFrame.unionByName, parts), ("cluster", "event_type"))
+    all_events, profile = materialize_profiled(reduce(DataFrame.unionByName, parts), ("cluster", "event_type"),
+                                               profile_aggregates())
     cached.append(all_events)
+    by_type = {k: v["rows"] for k, v in profile.items()}
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, sum(by_type.values()), by_type, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, evidence, cached)
+                    counted["quarantined"], dup_counts, files, evidence, cached, profile)
+
+
+def profile_aggregates() -> dict:
+    """What the pass that keeps the events also learns of each (cluster, event_type): its first
+    and last event time (the run's time window), how many rows hold each field (a field held by
+    none is not sent to the replay) and the values of the few-valued fields (sent as codes)."""
+    return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),
+            **{f"held_{n}": F.count(n) for n in EVENT_FIELD_NAMES},
+            **{f"values_{n}": F.collect_set(n) for n in FEW_VALUED_FIELDS if n != "event_type"}}
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,

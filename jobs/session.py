@@ -24,7 +24,8 @@ import os
 import sys
 from pathlib import Path
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,14 +127,24 @@ def materialize(df: DataFrame) -> tuple[DataFrame, int]:
 def materialize_counted(df: DataFrame, by: tuple[str, ...]) -> tuple[DataFrame, dict[tuple, int]]:
     """`materialize`, with the rows counted per value of the columns `by`, keyed by tuples of
     those values: the count that fills the cache, grouped."""
+    frame, profile = materialize_profiled(df, by, {})
+    return frame, {k: v["rows"] for k, v in profile.items()}
+
+
+def materialize_profiled(df: DataFrame, by: tuple[str, ...],
+                         aggregates: dict[str, Column]) -> tuple[DataFrame, dict[tuple, dict]]:
+    """`materialize_counted` with more aggregates in the same pass: per value of `by`, a dict
+    of `rows` (the count) and each of `aggregates` by its name."""
     df = df.persist()
-    counts = {tuple(r)[:-1]: r[-1] for r in df.groupBy(*by).count().collect()}
-    rows = sum(counts.values())
+    named = [F.count(F.lit(1)).alias("rows")] + [c.alias(n) for n, c in aggregates.items()]
+    profile = {tuple(r[c] for c in by): {n: r[n] for n in ["rows", *aggregates]}
+               for r in df.groupBy(*by).agg(*named).collect()}
+    rows = sum(v["rows"] for v in profile.values())
     if rows > LINEAGE_CUT_MAX_ROWS or not df.sparkSession.sparkContext.master.startswith("local"):
-        return df, counts
+        return df, profile
     cut = df.localCheckpoint(eager=True)   # read from the cache just filled
     df.unpersist()
-    return cut, counts
+    return cut, profile
 
 
 def release(df: DataFrame) -> None:

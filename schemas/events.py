@@ -123,6 +123,9 @@ EVENT_TYPE_NAMES: frozenset[str] = frozenset(t.name for t in EVENT_TYPES)
 # Topic-scoped types whose topic may be null: then they concern the whole cluster (a broker-wide default).
 CLUSTER_WIDE_WITHOUT_TOPIC: frozenset[str] = frozenset({"ConfigChange", "ConfigObserved", "ClearElrRecord"})
 EVENT_TYPE_BY_NAME = {t.name: t for t in EVENT_TYPES}
+# String fields that hold one of a few names (event types, state names, enum values): the
+# audit's grouped map receives them as codes into the values a run holds (jobs.audit.ReplayInput).
+FEW_VALUED_FIELDS: tuple[str, ...] = ("event_type", "from_state", "to_state", "leader_recovery_state", "election_type")
 
 
 def event_struct():

@@ -120,3 +120,18 @@ def test_materialize_counted_counts_each_group_in_the_pass_that_keeps_the_rows(s
     empty, none = materialize(source.where("id < 0"))
     assert none == 0
     release(empty)
+
+
+def test_materialize_profiled_computes_its_aggregates_in_the_pass_that_keeps_the_rows(spark):
+    from pyspark.sql import functions as F
+
+    from jobs.session import materialize_profiled, release
+
+    source = spark.range(100).selectExpr("id", "id % 3 as m", "if(id % 2 = 0, null, id) as odd")
+    frame, profile = materialize_profiled(source, ("m",), {"lo": F.min("id"), "odd": F.count("odd"),
+                                                           "set": F.collect_set(F.col("id") % 2)})
+    assert {k: (v["rows"], v["lo"], v["odd"], sorted(v["set"])) for k, v in profile.items()} == {
+        (m,): (len(ids), min(ids), sum(i % 2 for i in ids), [0, 1])
+        for m in range(3) for ids in [[i for i in range(100) if i % 3 == m]]}
+    assert_df_equality(frame, source, ignore_row_order=True)
+    release(frame)
