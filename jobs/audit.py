@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from pyspark.errors import AnalysisException
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -416,7 +417,13 @@ def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
         raise AuditError(f"table {name} at {path} lacks the columns {required}, which cannot be added to its "
                          "rows (not nullable): write this run to another warehouse")
     columns = ", ".join(f"`{f.name}` {spark_type(f.type).simpleString()} COMMENT {_sql_string(f.doc)}" for f in missing)
-    spark.sql(f"ALTER TABLE delta.`{path}` ADD COLUMNS ({columns})")
+    try:
+        spark.sql(f"ALTER TABLE delta.`{path}` ADD COLUMNS ({columns})")
+    except AnalysisException:
+        # Another audit added them since we looked (the ALTER then finds them there already).
+        now = set(DeltaTable.forPath(spark, path).toDF().columns)
+        if any(f.name not in now for f in missing):
+            raise
 
 
 COMMIT_ATTEMPTS = 6

@@ -130,3 +130,21 @@ def test_a_write_that_keeps_losing_stops_the_audit_naming_the_table(spark, tmp_p
     assert isinstance(lost[0], AuditError)
     assert "table audit_runs: the write lost to concurrent writers 1 times" in str(lost[0])
     assert "run the audit again" in str(lost[0])
+
+
+def test_two_audits_adding_the_same_new_column_at_the_same_time_both_go_on(spark, tmp_path, monkeypatch):
+    """An audit of this version meeting a table of an earlier one adds the columns documented
+    since (jobs.audit.add_missing_columns); two such audits at once both add the same column."""
+    from schemas.tables import TABLES
+
+    current = TABLES["audit_runs"]
+    earlier = tuple(f for f in current if f.name != "time_windows")
+    for round_ in range(4):
+        warehouse = str(tmp_path / f"w{round_}")
+        monkeypatch.setitem(TABLES, "audit_runs", earlier)
+        ensure_table(spark, warehouse, "audit_runs")
+        monkeypatch.setitem(TABLES, "audit_runs", current)
+        add = lambda: committed("audit_runs", lambda: ensure_table(spark, warehouse, "audit_runs")[0])  # noqa: E731
+        assert at_once(add, add) == [None, None]
+        held = spark.read.format("delta").load(table_path(warehouse, "audit_runs"))
+        assert held.columns == [f.name for f in current]
