@@ -29,9 +29,9 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator
-from itertools import repeat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import repeat
 from pathlib import Path
 
 import pyarrow as pa
@@ -229,6 +229,10 @@ ROW_COLUMNS = {
 }
 
 
+# Event fields the grouped map always needs: its key's cluster, the order, what to dispatch on.
+KEY_FIELDS = frozenset({"cluster", "seq", "event_type"})
+
+
 @dataclass(frozen=True)
 class ReplayInput:
     """The event columns the grouped map receives, and how. Spark writes each row into the
@@ -267,10 +271,6 @@ class ReplayInput:
             else:
                 out.append(F.col(n))
         return out + [F.col("r_topic"), F.col("r_partition")]
-
-
-# Event fields the grouped map always needs: its key's cluster, the order, what to dispatch on.
-KEY_FIELDS = frozenset({"cluster", "seq", "event_type"})
 
 
 def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int,
