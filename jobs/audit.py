@@ -230,7 +230,7 @@ ROW_COLUMNS = {
 
 
 # Event fields the grouped map always needs: its key's cluster, the order, what to dispatch on.
-KEY_FIELDS = frozenset({"cluster", "seq", "event_type"})
+ALWAYS_SENT = frozenset({"cluster", "seq", "event_type"})
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ class ReplayInput:
                 if n != "event_type":   # the profile's key
                     values[n].update(p[f"values_{n}"])
         coded = tuple((n, tuple(sorted(v))) for n, v in values.items() if n in held and len(v) <= cls.MAX_CODES)
-        return cls(tuple(n for n in EVENT_FIELD_NAMES if n in held or n in KEY_FIELDS), coded)
+        return cls(tuple(n for n in EVENT_FIELD_NAMES if n in held or n in ALWAYS_SENT), coded)
 
     def columns(self) -> list[Column]:
         codes = dict(self.coded)
@@ -406,9 +406,7 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
 def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
     """A table made by an earlier version gets the columns documented since (nullable ones: its
     rows have no value for them), so this version's rows can be written to it."""
-    from delta.tables import DeltaTable
-
-    have = set(DeltaTable.forPath(spark, path).toDF().columns)
+    have = _columns(spark, path)
     missing = [f for f in TABLES[name] if f.name not in have]
     if not missing:
         return
@@ -421,9 +419,15 @@ def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
         spark.sql(f"ALTER TABLE delta.`{path}` ADD COLUMNS ({columns})")
     except AnalysisException:
         # Another audit added them since we looked (the ALTER then finds them there already).
-        now = set(DeltaTable.forPath(spark, path).toDF().columns)
-        if any(f.name not in now for f in missing):
+        if any(f.name not in _columns(spark, path) for f in missing):
             raise
+
+
+def _columns(spark: SparkSession, path: str) -> set[str]:
+    """The columns of the Delta table at `path`, as its latest version has them."""
+    from delta.tables import DeltaTable
+
+    return set(DeltaTable.forPath(spark, path).toDF().columns)
 
 
 COMMIT_ATTEMPTS = 6

@@ -358,8 +358,8 @@ def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
 @dataclass
 class Ingested:
     events: DataFrame            # canonical events (EVENT_FIELDS), seq set
-    events_count: int            # rows of `events`, counted as they were kept
-    events_by_type: dict[tuple, int]   # (cluster, event_type) -> rows of `events`, from that count
+    # (cluster, event_type) -> profile_aggregates() of those rows of `events`, counted as they were kept.
+    profile: dict[tuple, dict]
     quarantine: DataFrame        # cluster, source_file, source_line, reason, raw
     records_read: int
     lines_recognized: int
@@ -368,8 +368,15 @@ class Ingested:
     files: dict[str, dict] = field(default_factory=dict)
     evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
     cached: list[DataFrame] = field(default_factory=list)
-    # (cluster, event_type) -> profile_aggregates() of those rows of `events`, from the same count.
-    profile: dict[tuple, dict] = field(default_factory=dict)
+
+    @property
+    def events_by_type(self) -> dict[tuple, int]:
+        """(cluster, event_type) -> rows of `events`."""
+        return {k: v["rows"] for k, v in self.profile.items()}
+
+    @property
+    def events_count(self) -> int:
+        return sum(v["rows"] for v in self.profile.values())
 
     def release(self) -> None:
         for df in self.cached:
@@ -453,10 +460,9 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     all_events, profile = materialize_profiled(reduce(DataFrame.unionByName, parts), ("cluster", "event_type"),
                                                profile_aggregates())
     cached.append(all_events)
-    by_type = {k: v["rows"] for k, v in profile.items()}
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
-    return Ingested(all_events, sum(by_type.values()), by_type, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, evidence, cached, profile)
+    return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
+                    counted["quarantined"], dup_counts, files, evidence, cached)
 
 
 def profile_aggregates() -> dict:

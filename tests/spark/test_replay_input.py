@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
-from jobs.audit import (KEY_FIELDS, AuditConfig, ReplayInput, cluster_eras, file_clusters, list_input_files,
+from jobs.audit import (ALWAYS_SENT, AuditConfig, ReplayInput, cluster_eras, file_clusters, list_input_files,
                         replay_all, route, time_windows)
 from jobs.ingest_spark import ingest
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
@@ -31,7 +31,7 @@ def test_a_field_no_event_holds_is_not_sent_and_few_valued_fields_are_coded_by_t
     assert dict(wire.coded) == {"event_type": ("BrokerFailure", "ControllerFailover", "PartitionStateChange"),
                                 "from_state": ("NewPartition", "OnlinePartition"), "to_state": ("OnlinePartition",)}
     # The key fields go whatever the profile says (an empty run has none held).
-    assert set(ReplayInput.of({}).sent) == KEY_FIELDS
+    assert set(ReplayInput.of({}).sent) == ALWAYS_SENT
 
 
 def test_a_field_with_more_values_than_a_byte_codes_goes_as_it_is():
