@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import reduce
 from itertools import repeat
 from pathlib import Path
 
@@ -42,8 +43,9 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays
-from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
+from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates
+from jobs.session import materialize_profiled
+from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
@@ -70,6 +72,7 @@ class AuditSummary:
     files: dict = field(default_factory=dict)
     eras: dict = field(default_factory=dict)
     windows: dict = field(default_factory=dict)   # cluster -> (first, last) event ms, when earlier rows met them
+    carried: dict = field(default_factory=dict)   # cluster -> partitions whose replay went on from earlier rows
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -82,6 +85,8 @@ class AuditSummary:
         out += [f"  era of {cluster}: {how}" for cluster, how in sorted(self.eras.items())]
         out += [f"  {cluster} was audited before: this run's rows replace its rows from {_utc(lo)} to {_utc(hi)}, "
                 "its rows of other times are kept" for cluster, (lo, hi) in sorted(self.windows.items())]
+        out += [f"  {cluster}: the replay of {n:,} partitions went on from the state its rows before {_utc(self.windows[cluster][0])} "
+                "left them in" for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
@@ -499,6 +504,43 @@ def audited_before(spark: SparkSession, warehouse: str, clusters: list[str]) -> 
     return sorted(r["cluster"] for r in held.select("cluster").distinct().collect())
 
 
+# Ahead of every event of the partition (an events file may hold negative seqs).
+CARRIED_SEQ = -(2 ** 63)
+
+
+def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
+                  clusters: list[str]) -> DataFrame | None:
+    """Where the audits the warehouse holds left each partition of `clusters` before this run's
+    window (`windows`: cluster -> first and last event time), as events the replay starts from:
+    the partition's last partition_timeline row before the window's start (PartitionStateCarried)
+    and each replica's last replica_timeline row before it (ReplicaStateCarried), ahead of the
+    partition's own events. So the nightly audit of a night's logs goes on from the night before.
+    None when nothing is carried (no earlier rows, or an input without event times)."""
+    from delta.tables import DeltaTable
+    from pyspark.sql.window import Window
+
+    starts = [(c, windows[c][0]) for c in clusters if c in windows and windows[c][0] is not None]
+    if not starts:
+        return None
+    bounds = F.broadcast(spark.createDataFrame(starts, "cluster string, _start long"))
+    carried = []
+    for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
+                                        ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
+        path = table_path(warehouse, name)
+        if not DeltaTable.isDeltaTable(spark, path):
+            continue
+        before = spark.read.format("delta").load(path).join(bounds, "cluster").where(F.unix_millis("valid_from") < F.col("_start"))
+        last = (before.withColumn("_n", F.row_number().over(Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())))
+                .where(F.col("_n") == 1))
+        given = {"seq": F.lit(CARRIED_SEQ), "event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
+                 "source_file": F.col("source"), "to_state": F.col(state),
+                 "detail": F.when(F.col("inferred"), F.lit("inferred"))}
+        carried.append(last.select([given[f.name].cast(spark_type(f.type)).alias(f.name) if f.name in given
+                                    else F.col(f.name).cast(spark_type(f.type)) if f.name in last.columns
+                                    else F.lit(None).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]))
+    return reduce(DataFrame.unionByName, carried) if carried else None
+
+
 def _sql_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
@@ -650,10 +692,19 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         ing.release()
         raise AuditError("\n".join(mismatched))
 
+    clusters = sorted({cluster for cluster, _ in ing.events_by_type})
+    windows = time_windows(ing.profile)
+    before = audited_before(spark, cfg.warehouse, clusters)
     mark = time.time()
+    carried, profile = carried_state(spark, cfg.warehouse, windows, before), ing.profile
+    if carried is not None:
+        carried, carried_profile = materialize_profiled(carried, ("cluster", "event_type"), profile_aggregates())
+        ing.cached.append(carried)
+        events, profile = events.unionByName(carried), {**profile, **carried_profile}
+    n_carried = {c: p["rows"] for (c, t), p in profile.items() if t == E.PARTITION_STATE_CARRIED}
     # Persisted: its lineage starts at the ingest's kept events (jobs.session.materialize), so the
     # queries on it plan quickly, and each table's read only its own columns of the columnar cache.
-    out = replay_all(route(events), eras, default_era, partitions, wire=ReplayInput.of(ing.profile)).persist()
+    out = replay_all(route(events), eras, default_era, partitions, wire=ReplayInput.of(profile)).persist()
     out.count()
     phases["replay"] = time.time() - mark
     tables = split_outputs(out)
@@ -667,9 +718,6 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     phases["output_gate"] = time.time() - mark
     mark = time.time()
     paths = {}
-    clusters = sorted({cluster for cluster, _ in ing.events_by_type})
-    windows = time_windows(ing.profile)
-    before = audited_before(spark, cfg.warehouse, clusters)
     for name, df in tables.items():
         paths[name] = committed(name, lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters,
                                                                              windows))
@@ -700,7 +748,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
-                        windows={c: windows[c] for c in before})
+                        windows={c: windows[c] for c in before}, carried=n_carried)
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

@@ -52,7 +52,7 @@ EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)
 
 class EventTypeDoc(NamedTuple):
     name: str
-    kind: str        # "input" | "observation" | "decision" | "kraft"
+    kind: str        # "input" | "observation" | "decision" | "carried" | "kraft"
     scope: str       # "partition" | "topic" | "broker" | "cluster"
     fields: tuple[str, ...]
     doc: str
@@ -107,6 +107,17 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "The controller rejected a state change (replica set => replica change); detail holds the reason, e.g. IllegalStateException."),
     EventTypeDoc("UncleanElectionLogged", "decision", "partition", ("leader",),
                  "The controller logged an unclean election ('There's potential data loss', KRaft 'UNCLEAN partition change')."),
+    # Carried state: where an earlier audit of the cluster left a partition (jobs.audit.carried_state)
+    EventTypeDoc("PartitionStateCarried", "carried", "partition", ("to_state", "leader", "leader_epoch", "isr", "replicas"),
+                 "The partition's state at the start of this input, as an earlier audit of the cluster left it (its "
+                 "partition_timeline row open then: to_state is the partition state, controller_epoch the writer's, detail "
+                 "'inferred' if that audit inferred the row). The audit "
+                 "adds it ahead of the partition's events, so that a night's replay goes on from the night before; an events "
+                 "file may hold it too (a known starting state). Not a decision: nothing is checked and no row is written "
+                 "for it; later events are checked against it."),
+    EventTypeDoc("ReplicaStateCarried", "carried", "partition", ("replica", "to_state"),
+                 "A replica's state at the start of this input, as an earlier audit left it (its last replica_timeline row "
+                 "then). Like PartitionStateCarried: the replay starts from it, checks nothing and writes no row for it."),
     # KRaft metadata records
     EventTypeDoc("PartitionRecord", "kraft", "partition", ("replicas", "isr", "leader", "leader_epoch"),
                  "KRaft PARTITION_RECORD: the full partition registration (creation, or re-emission)."),

@@ -28,6 +28,8 @@ LEADER_AND_ISR = "LeaderAndIsr"
 LEADER_AND_ISR_RECEIVED = "LeaderAndIsrReceived"
 STATE_CHANGE_FAILED = "StateChangeFailed"
 UNCLEAN_ELECTION_LOGGED = "UncleanElectionLogged"
+PARTITION_STATE_CARRIED = "PartitionStateCarried"
+REPLICA_STATE_CARRIED = "ReplicaStateCarried"
 PARTITION_RECORD = "PartitionRecord"
 PARTITION_CHANGE_RECORD = "PartitionChangeRecord"
 REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
@@ -59,6 +61,8 @@ def provenance(event: Event) -> str:
         return f"{event.source_file}:{event.source_line}"
     if event.source_offset is not None:
         return f"{event.source_file or '__cluster_metadata'}@{event.source_offset}"
+    if event.source_file is not None:
+        return event.source_file   # a carried state: the earlier audit's provenance of its row, as it wrote it
     return f"seq:{event.seq}"
 
 

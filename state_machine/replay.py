@@ -168,7 +168,7 @@ class PartitionReplay:
         "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_replica_rows", "_violations",
+        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
         "events_replayed", "_handlers", "observer", "__dict__",
     )
 
@@ -225,6 +225,8 @@ class PartitionReplay:
         self.pending: list[Step] = []
         self._rows: list[TimelineRow] = []
         self._open_row: list | None = None
+        # The open row as PartitionStateCarried gave it: an earlier audit's row, not written again.
+        self._carried_row: list | None = None
         self._replica_rows: list[ReplicaRow] = []
         self._violations: list[Violation] = []
         self.events_replayed = 0
@@ -261,9 +263,9 @@ class PartitionReplay:
             self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
                           f"the controller logged an unclean election of leader {logged.leader} that the replayed history does not show", ())
         self.unclean_logged = []
-        if self._open_row is not None:
+        if self._open_row is not None and self._open_row is not self._carried_row:
             self._rows.append(_new_tuple(TimelineRow, self._open_row))
-            self._open_row = None
+        self._open_row = None
         return self.drain()
 
     # ---------------------------------------------------------------- output
@@ -284,8 +286,9 @@ class PartitionReplay:
             if (row[3] == state and row[4] == self.leader and row[5] == self.leader_epoch
                     and row[6] == self.isr and row[7] == self.replicas):
                 return  # nothing changed: the open row goes on
-            row[2] = ts
-            self._rows.append(_new_tuple(TimelineRow, row))
+            if row is not self._carried_row:
+                row[2] = ts
+                self._rows.append(_new_tuple(TimelineRow, row))
         # Only a row that is kept needs its provenance (its usual case, file:line, inlined) and election name.
         if cause is None:
             source = ""
@@ -371,10 +374,11 @@ class PartitionReplay:
         if ce == self.controller_epoch and self.controller_of_epoch.get(ce) == event.controller_id:
             return False  # the known controller of the current epoch: nothing to check or learn
         if self.controller_epoch is not None and ce < self.controller_epoch:
+            known = self.controller_of_epoch.get(self.controller_epoch)
+            by = "" if known is None else f" (controller {known})"   # None: a carried epoch
             self._violate("STALE_CONTROLLER_EPOCH", event, None,
                           f"decision by controller {event.controller_id} at controller epoch {ce}, "
-                          f"but epoch {self.controller_epoch} (controller {self.controller_of_epoch.get(self.controller_epoch)}) was already seen",
-                          (self.last_decision,))
+                          f"but epoch {self.controller_epoch}{by} was already seen", (self.last_decision,))
             return True
         self._observe_controller(event, event.controller_id, ce)
         return False
@@ -785,6 +789,32 @@ class PartitionReplay:
         if self.pending:
             self._flush(event)
         ControllerOperations.OPERATIONS[event.event_type](self, event)
+
+    def on_state_carried(self, record: Event) -> None:
+        """PartitionStateCarried: the partition as an earlier audit left it. The replay goes on
+        from it as if it had replayed that history itself; nothing is checked (it is no decision),
+        and its row, the open one, is the earlier audit's: closed by the next change, not written."""
+        self.state = partition_state(record.to_state)
+        self.leader = record.leader if record.leader is not None else NO_LEADER
+        self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else -1
+        self.isr = tuple(record.isr or ())
+        self.replicas = tuple(record.replicas or ())
+        self.write_controller_epoch = record.controller_epoch
+        if record.controller_epoch is not None:
+            self._observe_controller(record, None, record.controller_epoch)
+        # As a recorded decision (a later one under a lower leader epoch regressed), unless the
+        # earlier audit inferred it: the steps it applied at the end of its input may be the
+        # ones the next input records, differently.
+        if record.detail != "inferred" and self.leader_epoch >= self.recorded_epoch:
+            self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
+        self.last_decision = record
+        self._open_row = self._carried_row = [
+            record.seq, record.event_time_ms, None, self.state._value_, self.leader, self.leader_epoch, self.isr,
+            self.replicas, self.write_controller_epoch, None, provenance(record), False]
+
+    def on_replica_state_carried(self, record: Event) -> None:
+        """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check)."""
+        self.replica_states[record.replica] = replica_state(record.to_state)
 
     def on_partition_state_change(self, record: Event) -> None:
         if self._is_stale(record) or (record.leader is not None and self._epoch_regressed(record)):
@@ -1550,6 +1580,12 @@ STEP_APPLIERS = {
 }
 
 ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.OPERATIONS}
+# Carried state is no controller input: it flushes nothing and runs no operation.
+CARRIED_HANDLERS = {
+    E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,
+    E.REPLICA_STATE_CARRIED: PartitionReplay.on_replica_state_carried,
+}
+ZK_HANDLERS.update(CARRIED_HANDLERS)
 ZK_HANDLERS.update({
     E.ISR_CHANGE: PartitionReplay.on_isr_change,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
@@ -1577,6 +1613,7 @@ KRAFT_HANDLERS = {
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
     E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
     E.ISR_CHANGE: PartitionReplay.on_broker_copy_kraft,   # a KRaft leader's "ISR updated to": its AlterPartition, in the log already
+    **CARRIED_HANDLERS,
 }
 
 

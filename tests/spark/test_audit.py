@@ -10,8 +10,15 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
+from pyspark.sql import functions as F
+
+from carried import carried_events
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
+from schemas.tables import REPLAY_TIMES
+from state_machine.cluster import replay_cluster
+from state_machine.eras import resolve_era
+from state_machine.events import Event, event_from_mapping
 from state_machine.generator import FAULTS, SimConfig, simulate
 
 pytestmark = pytest.mark.spark
@@ -135,6 +142,39 @@ def _assert_holds(spark, warehouse, expected: dict[str, list[dict]]) -> None:
         assert_df_equality(held, want, ignore_row_order=True, ignore_nullable=True)
 
 
+def _replayed_by_the_core(events: list[Event], cluster: str, era: str, start_ms: int) -> dict[str, list[tuple]]:
+    """The core's replay of `events` (one cluster's, in seq order): its rows from `start_ms` on
+    (and those with no time), as the columns of _TUESDAY_COLUMNS, per replayed table."""
+    out = {name: [] for name in REPLAYED}
+    for (topic, partition), r in replay_cluster(cluster, events, resolve_era(era)).items():
+        key = (cluster, topic, partition)
+        out["partition_timeline"] += [key + (x.seq, x.partition_state, x.leader, x.leader_epoch, list(x.isr),
+                                                list(x.replicas), x.controller_epoch, x.election, x.source, x.inferred)
+                                      for x in r.timeline if x.valid_from is None or x.valid_from >= start_ms]
+        out["replica_timeline"] += [key + (x.seq, x.replica, x.replica_state, x.source, x.inferred)
+                                    for x in r.replica_timeline if x.valid_from is None or x.valid_from >= start_ms]
+        out["violations"] += [key + (v.seq, v.rule, v.severity, v.detail, list(v.evidence))
+                              for v in r.violations if v.event_time_ms is None or v.event_time_ms >= start_ms]
+    return out
+
+
+_TUESDAY_COLUMNS = {
+    "partition_timeline": ("seq", "partition_state", "leader", "leader_epoch", "isr", "replicas", "controller_epoch",
+                           "election", "source", "inferred"),
+    "replica_timeline": ("seq", "replica", "replica_state", "source", "inferred"),
+    "violations": ("seq", "rule", "severity", "detail", "evidence"),
+}
+
+
+def _assert_from(spark, warehouse, start_ms: int, expected: dict[str, list[tuple]]) -> None:
+    """The replayed tables' rows from `start_ms` on are `expected` (_replayed_by_the_core)."""
+    for name, columns in _TUESDAY_COLUMNS.items():
+        at = F.unix_millis(F.col(REPLAY_TIMES[name]))
+        held = table(spark, warehouse, name).where(at.isNull() | (at >= start_ms)).select("cluster", "topic", "partition", *columns)
+        want = spark.createDataFrame(expected[name], held.schema)
+        assert_df_equality(held, want, ignore_row_order=True, ignore_nullable=True)
+
+
 def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replaces_what_it_covers(spark, tmp_path):
     # The nightly audit: Monday's logs, then Tuesday's (or Monday's as a backfill); or the logs so far.
     whole = tmp_path / "history.jsonl"
@@ -146,37 +186,63 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
         cut += 1   # the two halves' time windows do not meet
     monday, tuesday = _input(tmp_path, "monday", lines[:cut]), _input(tmp_path, "tuesday", lines[cut:])
     grown = _input(tmp_path, "grown", lines)
+    events = [event_from_mapping(json.loads(line)) for line in lines]
+    start = events[cut].event_time_ms
 
     def audit(d: Path, warehouse: str):
         return run(spark, AuditConfig(inputs=[str(d)], warehouse=str(tmp_path / warehouse)))
 
     assert audit(monday, "nightly").windows == {}
-    audit(tuesday, "backfill")
+    audit(tuesday, "backfill")    # Tuesday first: no earlier rows to go on from
     monday_alone, tuesday_alone = _held(spark, tmp_path / "nightly"), _held(spark, tmp_path / "backfill")
-    expected = _one_after_another(monday_alone, tuesday_alone)
-    assert expected["partition_timeline"] and expected["replica_timeline"] and expected["violations"]
+    assert monday_alone["partition_timeline"] and monday_alone["replica_timeline"] and tuesday_alone["violations"]
 
     summary = audit(tuesday, "nightly")
-    times = [json.loads(line)["event_time_ms"] for line in lines[cut:]]
+    times = [e.event_time_ms for e in events[cut:]]
     assert summary.windows == {"nightly": (min(times), max(times))}
     recorded = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id = '{summary.run_id}'").first()
     iso = [datetime.fromtimestamp(t / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
            for t in (min(times), max(times))]
     assert json.loads(recorded["time_windows"]) == {"nightly": iso}
+    monday_partitions = {(r["topic"], r["partition"]) for r in monday_alone["partition_timeline"]}
+    assert summary.carried == {"nightly": len(monday_partitions)}
     assert any(line.startswith("  nightly was audited before: this run's rows replace its rows from 20")
                for line in summary.lines()), summary.lines()
-    _assert_holds(spark, tmp_path / "nightly", expected)
+    assert f"  nightly: the replay of {len(monday_partitions)} partitions went on from the state its rows before " \
+           f"{iso[0]} left them in" in summary.lines()
+    # Monday's rows stay; Tuesday's are the core's replay of Tuesday's events behind what Monday's
+    # rows carry (built here from the core's replay of Monday, not from the tables).
+    monday_replayed = replay_cluster("nightly", events[:cut], resolve_era("2.4"))
+    carried = [c for (topic, partition), r in sorted(monday_replayed.items())
+               for c in carried_events("nightly", topic, partition, r.timeline, r.replica_timeline, start)]
+    assert {(c.topic, c.partition) for c in carried if c.event_type == "PartitionStateCarried"} == monday_partitions
+    expected_tuesday = _replayed_by_the_core(carried + events[cut:], "nightly", "2.4", start)
+    assert expected_tuesday != _replayed_by_the_core(events[cut:], "nightly", "2.4", start)   # the carry matters here
+    _assert_from(spark, tmp_path / "nightly", start, expected_tuesday)
+    nightly = _held(spark, tmp_path / "nightly")
+    for name, rows in nightly.items():   # Monday's rows, but a partition's last one now ends at Tuesday's first
+        kept = [r for r in rows if r[REPLAY_TIMES[name]] is not None and r[REPLAY_TIMES[name]].timestamp() * 1000 < start]
+        assert sorted(map(_without_valid_to, kept), key=repr) == sorted(map(_without_valid_to, monday_alone[name]), key=repr)
     timeline = table(spark, tmp_path / "nightly", "partition_timeline")
     assert timeline.where("valid_to IS NULL").count() == timeline.select("topic", "partition").distinct().count()
-    audit(monday, "backfill")     # Monday after Tuesday: the same tables
-    _assert_holds(spark, tmp_path / "backfill", expected)
     audit(tuesday, "nightly")     # Tuesday again: the same rows
-    _assert_holds(spark, tmp_path / "nightly", expected)
+    _assert_holds(spark, tmp_path / "nightly", nightly)
+
+    # A backfill: Monday after Tuesday keeps Tuesday's replay as it was (from Tuesday alone);
+    # Tuesday audited again then goes on from Monday, as in the nightly order.
+    audit(monday, "backfill")
+    _assert_holds(spark, tmp_path / "backfill", _one_after_another(monday_alone, tuesday_alone))
+    audit(tuesday, "backfill")
+    _assert_holds(spark, tmp_path / "backfill", nightly)
 
     # The logs so far: their window covers both nights' and replaces them.
     audit(grown, "grown-alone")
     audit(grown, "nightly")
     _assert_holds(spark, tmp_path / "nightly", _held(spark, tmp_path / "grown-alone"))
+
+
+def _without_valid_to(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k != "valid_to"}
 
 
 def test_bad_records_are_quarantined_and_counts_reconcile(spark, tmp_path):

@@ -1,0 +1,141 @@
+"""Carried state (PartitionStateCarried, ReplicaStateCarried): a night's replay goes on from
+where the night before left the partition. Each scenario is one history cut in two: the
+first night replayed alone, its last timeline row and replica states carried into the second
+night's replay, which must find what the whole history's replay finds in the second night,
+and write the same rows for it."""
+from __future__ import annotations
+
+import pytest
+
+from state_machine.eras import resolve_era
+from state_machine.events import Event
+from state_machine.replay import PartitionReplay
+
+from carried import carried_events
+from test_replay_checks import BASE, C1, C2, build, e
+
+
+def replay(era: str, events: list[Event]):
+    rp = PartitionReplay("c", "t", 0, resolve_era(era))
+    for event in events:
+        rp.feed(event)
+    return rp.finish()
+
+
+def nights(era: str, specs, cut: int):
+    """(whole, second night without carried state, second night with it): each the replay's
+    (rows, replica rows, violations), the whole one's of the second night only."""
+    events = build(specs)
+    first, second = events[:cut], events[cut:]
+    rows, replica_rows, violations = replay(era, events)
+    starts = second[0].seq
+    whole = ([r for r in rows if r.seq >= starts], [r for r in replica_rows if r.seq >= starts],
+             [v for v in violations if v.seq >= starts])
+    night1 = replay(era, first)
+    return whole, replay(era, second), replay(era, carried_events("c", "t", 0, night1[0], night1[1]) + second)
+
+
+def rules(violations) -> list[tuple]:
+    return [(v.rule, v.severity, v.seq) for v in violations]
+
+
+UNCLEAN_ACROSS_NIGHTS = [
+    *BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1]),
+    # night 2: broker 1 fails; the controller records leader 2, out of the ISR [1]
+    e("BrokerFailure", brokers=[1]),
+    e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+    e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2, leader_epoch=1,
+      isr=[2], **C1),
+]
+
+
+def test_an_unclean_election_after_midnight_is_found_only_with_the_state_carried():
+    whole, alone, with_carried = nights("2.4", UNCLEAN_ACROSS_NIGHTS, cut=4)
+    assert [v.rule for v in whole[2]] == ["UNCLEAN_LEADER_ELECTION"]
+    # The second night alone knows no ISR before the election (and takes broker 2 for dead:
+    # the failure of broker 1 is all it knows of the brokers).
+    assert "UNCLEAN_LEADER_ELECTION" not in [v.rule for v in alone[2]]
+    # The evidence names the carried row's source: the line that shrank the ISR to [1].
+    assert with_carried[2] == whole[2]
+    assert with_carried[2][0].evidence == ("state-change.log:107", "controller.log:104")
+    assert with_carried[0] == whole[0]
+
+
+def test_a_leader_epoch_going_back_after_midnight():
+    specs = [*BASE, e("LeaderAndIsr", leader=2, leader_epoch=5, isr=[1, 2, 3], **C1),
+             e("LeaderAndIsr", leader=1, leader_epoch=3, isr=[1, 2, 3], **C1)]
+    whole, alone, with_carried = nights("2.4", specs, cut=4)
+    assert [v.rule for v in whole[2]] == ["LEADER_EPOCH_REGRESSION"]
+    assert alone[2] == []
+    assert with_carried[2] == whole[2]
+
+
+def test_a_zombie_controller_after_midnight():
+    specs = [*BASE, e("ControllerFailover", brokers=[1, 2, 3], **C2),
+             e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C2),
+             e("LeaderAndIsr", leader=3, leader_epoch=2, isr=[3], **C1)]
+    whole, _, with_carried = nights("2.4", specs, cut=5)
+    assert "STALE_CONTROLLER_EPOCH" in [v.rule for v in whole[2]]
+    assert rules(with_carried[2]) == rules(whole[2])
+    assert [v.evidence for v in with_carried[2]] == [v.evidence for v in whole[2]]
+    # The timeline does not say which controller held epoch 2: the detail leaves it out.
+    assert "but epoch 2 was already seen" in with_carried[2][0].detail
+
+
+def test_a_resent_value_writes_no_second_row_of_the_carried_state():
+    specs = [*BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1, 2]),
+             # night 2: a new controller resends what it found, then the ISR grows back
+             e("ControllerFailover", brokers=[1, 2, 3], **C2),
+             e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2], **C2),
+             e("IsrChange", leader=1, leader_epoch=0, isr=[1, 2, 3])]
+    whole, alone, with_carried = nights("2.4", specs, cut=4)
+    assert with_carried[0] == whole[0]
+    assert [(r.leader, r.isr) for r in with_carried[0]] == [(1, (1, 2, 3))]
+    assert with_carried[2] == whole[2] == []
+    # Without it the resent value opens a row of its own.
+    assert [(r.leader, r.isr) for r in alone[0]] == [(1, (1, 2)), (1, (1, 2, 3))]
+
+
+def test_replica_states_carried_make_a_replica_line_legal():
+    specs = [*BASE] + [e("ReplicaStateChange", replica=r, from_state="NewReplica", to_state="OnlineReplica", **C1)
+                       for r in (1, 2, 3)]
+    # night 2 logs the target state only (the INFO form names no previous state)
+    specs.append(e("ReplicaStateChange", replica=3, to_state="OfflineReplica", **C1))
+    whole, alone, with_carried = nights("2.4", specs, cut=6)
+    assert whole[2] == with_carried[2] == []
+    assert [(r.replica, r.replica_state) for r in with_carried[1]] == [(3, "OfflineReplica")]
+    assert [v.rule for v in alone[2]] == ["ILLEGAL_REPLICA_TRANSITION"]
+
+
+def test_kraft_an_unclean_change_after_midnight():
+    specs = [e("ControllerFailover", controller_id=3000, controller_epoch=4),
+             e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+             e("PartitionChangeRecord", isr=[1]),
+             # night 2: leader 3, out of the ISR [1]
+             e("PartitionChangeRecord", leader=3, isr=[3], leader_recovery_state="RECOVERING")]
+    whole, alone, with_carried = nights("kraft", specs, cut=3)
+    assert [v.rule for v in whole[2]] == ["UNCLEAN_LEADER_ELECTION"]
+    assert with_carried[2] == whole[2]
+    assert with_carried[0] == whole[0]
+
+
+@pytest.mark.parametrize("era", ["0.8.1", "2.4", "3.9", "kraft"])
+def test_a_carried_state_alone_writes_nothing(era):
+    state = Event(cluster="c", seq=0, event_time_ms=5, event_type="PartitionStateCarried", topic="t", partition=0,
+                  to_state="OnlinePartition", leader=1, leader_epoch=7, isr=[1, 2], replicas=[1, 2], controller_epoch=3)
+    assert replay(era, [state]) == ([], [], [])
+
+
+@pytest.mark.parametrize("detail, regressed", [(None, True), ("inferred", False)])
+def test_an_inferred_carried_epoch_is_no_recorded_one(detail, regressed):
+    # The earlier audit inferred epoch 5 from steps still pending at the end of its input; the
+    # next input records how they really went (epoch 4): no regression of a recorded epoch.
+    state = Event(cluster="c", seq=0, event_time_ms=5, event_type="PartitionStateCarried", topic="t", partition=0,
+                  to_state="OnlinePartition", leader=1, leader_epoch=5, isr=[1, 2], replicas=[1, 2], controller_epoch=1,
+                  detail=detail, source_file="state-change.log:9")
+    record = Event(cluster="c", seq=1, event_time_ms=6, event_type="LeaderAndIsr", topic="t", partition=0, leader=1,
+                   leader_epoch=4, isr=[1, 2], controller_id=1, controller_epoch=1, source_file="state-change.log",
+                   source_line=3)
+    _, _, violations = replay("2.4", [state, record])
+    assert ["LEADER_EPOCH_REGRESSION" for v in violations if v.rule == "LEADER_EPOCH_REGRESSION"] == \
+        (["LEADER_EPOCH_REGRESSION"] if regressed else [])
