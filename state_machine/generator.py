@@ -207,7 +207,7 @@ class Simulator:
         rp = PartitionReplay(self.cfg.cluster, topic, partition, self.era)
         rp.live = self.live          # shared: one cluster, one view of liveness
         rp.shutting_down = self.shutting
-        rp.liveness_known = True
+        rp.liveness_known = rp.liveness_complete = True   # the simulator knows every broker
         rp.observer = self.recorder
         rp.partition_key = (topic, partition)
         rp.controller_epoch = self.controller_epoch or None
@@ -648,6 +648,7 @@ class _LivenessView:
 
     def __init__(self, sim: Simulator):
         self.live, self.shutting_down, self.liveness_known = sim.live, sim.shutting, True
+        self.dead: set[int] = set()   # (read by no one: the simulator's liveness is complete)
 
 
 def simulate(cfg: SimConfig) -> tuple[list[Event], list[Injection]]:

@@ -165,7 +165,8 @@ class PartitionReplay:
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
         "elected_into_isr", "replica_states",
         "reassignment_target", "uncached_epochs",
-        "assignment_order_known", "_completion_queued", "deleting", "live", "liveness_known", "shutting_down",
+        "assignment_order_known", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
+        "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
         "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
@@ -198,8 +199,13 @@ class PartitionReplay:
         self._completion_queued = False
         self.deleting = False
         # Cluster context, restricted to what this partition sees.
+        # Liveness: `live` holds the brokers known alive. Until a complete list of them (a new
+        # controller's), a history that starts mid-way knows only the brokers its events name:
+        # a replica not known dead (`dead`) is taken for alive (_presumed_live).
         self.live: set[int] = set()
-        self.liveness_known = False
+        self.dead: set[int] = set()
+        self.liveness_known = False      # some broker event seen: the liveness checks run
+        self.liveness_complete = False   # `live` is every live broker
         self.shutting_down: set[int] = set()
         self.controller_epoch: int | None = None       # highest seen
         self.controller_of_epoch: dict[int, int] = {}
@@ -351,8 +357,22 @@ class PartitionReplay:
         allowed = True if forced else self.unclean_allowed()
         return Severity.info if allowed else Severity.error if allowed is False else Severity.warning
 
+    def _presumed_live(self) -> set[int]:
+        """The brokers taken for alive: `live`, and until it is complete every replica (and
+        reassignment target) not known dead."""
+        if self.liveness_complete:
+            return self.live
+        named = set(self.replicas)
+        if self.reassignment_target:
+            named.update(self.reassignment_target)
+        return self.live | (named - self.dead)
+
+    def _alive(self, broker: int) -> bool:
+        return broker in self.live or (not self.liveness_complete and broker not in self.dead)
+
     def _eligible(self) -> set[int]:
-        return self.live - self.shutting_down if self.shutting_down else self.live
+        live = self._presumed_live()
+        return live - self.shutting_down if self.shutting_down else live
 
     def _unclean_in_effect(self, since: Event | None = None) -> bool:
         """unclean_allowed, a setting no event showed being the broker's default."""
@@ -362,7 +382,8 @@ class PartitionReplay:
     def _selector_input(self, unclean_allowed: bool | None = None, since: Event | None = None) -> SelectorInput:
         allowed = self._unclean_in_effect(since) if unclean_allowed is None else unclean_allowed
         shutting_down = self.shutting_down
-        eligible = self.live - shutting_down if shutting_down else self.live  # _eligible(), inlined
+        live = self.live if self.liveness_complete else self._presumed_live()
+        eligible = live - shutting_down if shutting_down else live  # _eligible(), inlined
         return _new_tuple(SelectorInput, (self.replicas, self.isr, self.leader, eligible, shutting_down,
                                           self.reassignment_target, allowed))
 
@@ -725,9 +746,11 @@ class PartitionReplay:
                               f"{expected.detail}", (self.last_decision,))
             return
         no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
-        if leader not in self.live and not no_liveness_check:
+        if not self._alive(leader) and not no_liveness_check:
             self._violate("UNEXPECTED_LEADER", record, None,
-                          f"broker {leader} was elected leader but is not live (live {sorted(self.live)})", (self.last_decision,))
+                          f"broker {leader} was elected leader but is not live "
+                          f"({f'live {sorted(self.live)}' if self.liveness_complete else f'known dead: {sorted(self.dead)}'})",
+                          (self.last_decision,))
         elif leader in self.shutting_down:
             self._violate("UNEXPECTED_LEADER", record, None,
                           f"broker {leader} was elected leader while shutting down", (self.last_decision,))
@@ -758,7 +781,7 @@ class PartitionReplay:
                 pass
         if self.state is P.NewPartition or prev_leader < 0 and self.leader_epoch < 0:
             return ElectionKind.initial
-        if self.state is P.OfflinePartition or prev_leader < 0 or (self.liveness_known and prev_leader not in self.live):
+        if self.state is P.OfflinePartition or prev_leader < 0 or (self.liveness_known and not self._alive(prev_leader)):
             return ElectionKind.offline
         return None
 
@@ -1357,12 +1380,15 @@ class ControllerOperations:
         t = event.event_type
         if t == E.BROKER_STARTUP:
             rp.live.update(brokers)
+            rp.dead.difference_update(brokers)
             rp.shutting_down.difference_update(brokers)
         elif t == E.BROKER_FAILURE:
             rp.live.difference_update(brokers)
+            rp.dead.update(brokers)
             rp.shutting_down.difference_update(brokers)
         elif t == E.CONTROLLED_SHUTDOWN:
             rp.live.update(brokers)
+            rp.dead.difference_update(brokers)
             rp.shutting_down.update(brokers)
         return brokers
 
@@ -1432,9 +1458,11 @@ class ControllerOperations:
             live.clear()  # in place: a simulator shares these sets across partitions
             live.update(event.brokers)
             rp.shutting_down.clear()
-            rp.liveness_known = True
+            rp.dead.clear()
+            rp.liveness_known = rp.liveness_complete = True
         if not rp.liveness_known or rp.state is P.NonExistentPartition:
             return
+        live = rp._presumed_live()
         # initializeReplicaState / initializePartitionState: the new controller's memory.
         dead_policy = rp.era.failover_dead_replica
         states = rp.replica_states
@@ -1489,7 +1517,7 @@ class ControllerOperations:
         target = rp.reassignment_target or ()
         removed = [r for r in rp.replicas if r not in target]
         steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=cause) for r in target]
-        if rp.leader not in target or rp.leader not in rp.live:
+        if rp.leader not in target or not rp._alive(rp.leader):
             steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.reassign, cause=cause))
         elif rp.era.reassign_in_flight != "start_new_replicas":   # 0.8.0 leaves a kept leader's epoch alone
             steps.append(Step(OP_EPOCH_BUMP, cause=cause))
@@ -1509,7 +1537,7 @@ class ControllerOperations:
         if rp.deleting:
             return
         if (event.election_type or "PREFERRED").upper() == "UNCLEAN":
-            if rp.era.admin_unclean_election and (rp.leader < 0 or rp.leader not in rp.live):
+            if rp.era.admin_unclean_election and (rp.leader < 0 or not rp._alive(rp.leader)):
                 rp.pending.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.unclean, cause=event))
             return
         if rp.state is P.OnlinePartition:
@@ -1524,12 +1552,12 @@ class ControllerOperations:
         for r in replicas:
             if rp.replica_states.get(r) is R.ReplicaDeletionSuccessful:
                 continue
-            if r in rp.live:
+            if rp._alive(r):
                 steps += [Step(OP_REPLICA, s, r, cause=event) for s in
                           (R.OfflineReplica, R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful)]
             else:
                 steps.append(Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event))
-        if all(r in rp.live or rp.replica_states.get(r) is R.ReplicaDeletionSuccessful for r in rp.replicas):
+        if all(rp._alive(r) or rp.replica_states.get(r) is R.ReplicaDeletionSuccessful for r in rp.replicas):
             steps += [Step(OP_REPLICA, R.NonExistentReplica, r, cause=event) for r in rp.replicas]
             if rp.era.deletion_partition_removed_at == "completion":
                 steps += [Step(OP_PARTITION, P.OfflinePartition, cause=event),

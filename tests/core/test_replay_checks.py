@@ -479,6 +479,46 @@ def test_dead_broker_elected_is_unexpected():
     the_one(r, "UNEXPECTED_LEADER", "error", r.events[-1], r.events[BASE_DECISION])
 
 
+# A history that starts mid-way (a night's logs, a rotated file): no controller's list of live
+# brokers, only the broker events it holds. A replica it does not know dead is taken for alive.
+MID_WAY = (
+    e("PartitionStateCarried", to_state="OnlinePartition", leader=1, leader_epoch=4, isr=[1, 3, 2], replicas=[1, 2, 3],
+      controller_epoch=1),
+    e("BrokerFailure", brokers=[1]),
+)
+
+
+def test_mid_way_a_broker_no_event_named_is_no_dead_leader():
+    r = replay("2.4", *MID_WAY, e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition",
+                                  leader=2, leader_epoch=5, isr=[2, 3], **C1))
+    clean(r)
+
+
+def test_mid_way_a_broker_known_dead_elected_is_unexpected():
+    r = replay("2.4", MID_WAY[0], e("BrokerFailure", brokers=[1, 2]),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2,
+                 leader_epoch=5, isr=[2, 3], **C1))
+    v = the_one(r, "UNEXPECTED_LEADER", "error", r.events[-1], r.events[0])
+    assert "chose 2" in v.detail and "live [3]" in v.detail
+
+
+def test_mid_way_the_selector_takes_unnamed_replicas_for_alive():
+    # Broker 1 fails: 2.4's offline election takes the first assigned replica in the live ISR, 2 (not 3).
+    r = replay("2.4", *MID_WAY, e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition",
+                                  leader=3, leader_epoch=5, isr=[3, 2], **C1))
+    v = the_one(r, "UNEXPECTED_LEADER", "error", r.events[-1], r.events[0])
+    assert "chose 3" in v.detail and "live [2, 3]" in v.detail
+
+
+def test_a_controllers_list_of_live_brokers_is_complete():
+    # After a failover's list, a broker it left out is dead, though no event said so.
+    r = replay("2.4", *MID_WAY, e("ControllerFailover", brokers=[1, 3], **C2),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2,
+                 leader_epoch=5, isr=[2, 3], **C2))
+    assert [v.rule for v in r.violations] == ["UNEXPECTED_LEADER"]
+    assert "chose 2" in r.violations[0].detail and "live [1, 3]" in r.violations[0].detail
+
+
 # ------------------------------------------------------------------ DUPLICATE_CONTROLLER_EPOCH
 
 @pytest.mark.parametrize("era, severity", [("2.4", "error"), ("1.1", "error"), ("0.11", "warning"), ("0.8.2", "warning")])
