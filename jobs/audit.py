@@ -49,6 +49,7 @@ from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
+from state_machine.carried import CARRIED_SEQ
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
 
@@ -504,10 +505,6 @@ def audited_before(spark: SparkSession, warehouse: str, clusters: list[str]) -> 
     return sorted(r["cluster"] for r in held.select("cluster").distinct().collect())
 
 
-# Ahead of every event of the partition (an events file may hold negative seqs).
-CARRIED_SEQ = -(2 ** 63)
-
-
 def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
                   clusters: list[str]) -> DataFrame | None:
     """Where the audits the warehouse holds left each partition of `clusters` before this run's
@@ -515,7 +512,7 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     the partition's last partition_timeline row before the window's start (PartitionStateCarried)
     and each replica's last replica_timeline row before it (ReplicaStateCarried), ahead of the
     partition's own events. So the nightly audit of a night's logs goes on from the night before.
-    None when nothing is carried (no earlier rows, or an input without event times)."""
+    (state_machine.carried.carried_events builds the same from the core's rows.) None when nothing is carried (no earlier rows, or an input without event times)."""
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 

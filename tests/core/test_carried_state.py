@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from state_machine.carried import carried_events
 from state_machine.eras import resolve_era
 from state_machine.events import Event
 from state_machine.replay import PartitionReplay
 
-from carried import carried_events
 from test_replay_checks import BASE, C1, C2, build, e
 
 

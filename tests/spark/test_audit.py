@@ -12,10 +12,10 @@ from chispa import assert_df_equality
 
 from pyspark.sql import functions as F
 
-from carried import carried_events
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from schemas.tables import REPLAY_TIMES
+from state_machine.carried import carried_cluster
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.events import Event, event_from_mapping
@@ -213,8 +213,7 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     # Monday's rows stay; Tuesday's are the core's replay of Tuesday's events behind what Monday's
     # rows carry (built here from the core's replay of Monday, not from the tables).
     monday_replayed = replay_cluster("nightly", events[:cut], resolve_era("2.4"))
-    carried = [c for (topic, partition), r in sorted(monday_replayed.items())
-               for c in carried_events("nightly", topic, partition, r.timeline, r.replica_timeline, start)]
+    carried = carried_cluster("nightly", monday_replayed, start)
     assert {(c.topic, c.partition) for c in carried if c.event_type == "PartitionStateCarried"} == monday_partitions
     expected_tuesday = _replayed_by_the_core(carried + events[cut:], "nightly", "2.4", start)
     assert expected_tuesday != _replayed_by_the_core(events[cut:], "nightly", "2.4", start)   # the carry matters here

@@ -1,0 +1,47 @@
+"""Carried state: where a replay left each partition, as the events a later replay starts from
+(PartitionStateCarried, ReplicaStateCarried; state_machine.replay.on_state_carried).
+
+The audit builds the same events from the Delta tables (jobs.audit.carried_state); this builds
+them from the core's own output, for local tools, tests and measurements."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from state_machine import events as E
+from state_machine.events import Event
+
+# Ahead of every event of the partition (an events file may hold negative seqs).
+CARRIED_SEQ = -(2 ** 63)
+
+
+def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, replica_rows: Iterable,
+                   start_ms: int | None = None) -> list[Event]:
+    """The carried state of one partition whose replay wrote `rows` (TimelineRow) and
+    `replica_rows` (ReplicaRow), in order: its last timeline row before `start_ms` and each
+    replica's last row before it (every row when None)."""
+    def before(r) -> bool:
+        return start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)
+
+    out = []
+    last = None
+    for r in rows:
+        if before(r):
+            last = r
+    if last is not None:
+        out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=last.valid_from,
+                         event_type=E.PARTITION_STATE_CARRIED, topic=topic, partition=partition, source_file=last.source,
+                         detail="inferred" if last.inferred else None, to_state=last.partition_state,
+                         leader=last.leader, leader_epoch=last.leader_epoch, isr=list(last.isr),
+                         replicas=list(last.replicas), controller_epoch=last.controller_epoch))
+    states = {r.replica: r for r in replica_rows if before(r)}
+    out += [Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=r.valid_from, event_type=E.REPLICA_STATE_CARRIED,
+                  topic=topic, partition=partition, source_file=r.source, detail="inferred" if r.inferred else None,
+                  replica=r.replica, to_state=r.replica_state)
+            for _, r in sorted(states.items())]
+    return out
+
+
+def carried_cluster(cluster: str, results: dict, start_ms: int | None = None) -> list[Event]:
+    """carried_events of every partition of state_machine.cluster.replay_cluster's `results`."""
+    return [e for (topic, partition), r in sorted(results.items())
+            for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]
