@@ -791,7 +791,10 @@ class PartitionReplay:
         epoch = record.leader_epoch
         if epoch is not None and epoch >= self.recorded_epoch:
             self.recorded_epoch = epoch
-            self.recorded_epoch_leader = self.leader
+            # The record's own leader: a leader's ISR change names it where the replay knows none
+            # yet (a history that starts mid-way); -1 / -2 (none, KRaft's unchanged) leave the replay's.
+            leader = record.leader
+            self.recorded_epoch_leader = leader if leader is not None and leader >= 0 else self.leader
         self.last_decision = record
 
     def _epoch_regressed(self, record: Event) -> bool:

@@ -510,6 +510,14 @@ def test_mid_way_the_selector_takes_unnamed_replicas_for_alive():
     assert "chose 3" in v.detail and "live [2, 3]" in v.detail
 
 
+def test_mid_way_a_leaders_isr_changes_name_the_leader_of_their_epoch():
+    # The first lines of a night: leader 4's ISR shrink and expand at epoch 3, no leader known before.
+    r = replay("2.4", e("IsrChange", leader=4, leader_epoch=3, isr=[4]), e("IsrChange", leader=4, leader_epoch=3, isr=[4, 3]))
+    clean(r)
+    r = replay("2.4", e("IsrChange", leader=4, leader_epoch=3, isr=[4]), e("IsrChange", leader=2, leader_epoch=3, isr=[2]))
+    assert [v.rule for v in r.violations] == ["LEADER_EPOCH_REGRESSION"]
+
+
 def test_a_controllers_list_of_live_brokers_is_complete():
     # After a failover's list, a broker it left out is dead, though no event said so.
     r = replay("2.4", *MID_WAY, e("ControllerFailover", brokers=[1, 3], **C2),
