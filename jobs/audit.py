@@ -508,11 +508,13 @@ def audited_before(spark: SparkSession, warehouse: str, clusters: list[str]) -> 
 def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
                   clusters: list[str]) -> DataFrame | None:
     """Where the audits the warehouse holds left each partition of `clusters` before this run's
-    window (`windows`: cluster -> first and last event time), as events the replay starts from:
-    the partition's last partition_timeline row before the window's start (PartitionStateCarried)
-    and each replica's last replica_timeline row before it (ReplicaStateCarried), ahead of the
-    partition's own events. So the nightly audit of a night's logs goes on from the night before.
-    (state_machine.carried.carried_events builds the same from the core's rows.) None when nothing is carried (no earlier rows, or an input without event times)."""
+    window (`windows`: cluster -> first and last event time), as events the replay starts from,
+    ahead of the partition's own: the partition's last partition_timeline row before the window's
+    start (PartitionStateCarried), each replica's last replica_timeline row before it
+    (ReplicaStateCarried), and the highest controller epoch of the cluster's rows before it
+    (ControllerEpochCarried). So the nightly audit of a night's logs goes on from the night
+    before. (state_machine.carried.carried_cluster builds the same from the core's rows.) None
+    when nothing is carried (no earlier rows, or an input without event times)."""
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
@@ -529,13 +531,22 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
         before = spark.read.format("delta").load(path).join(bounds, "cluster").where(F.unix_millis("valid_from") < F.col("_start"))
         last = (before.withColumn("_n", F.row_number().over(Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())))
                 .where(F.col("_n") == 1))
-        given = {"seq": F.lit(CARRIED_SEQ), "event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
-                 "source_file": F.col("source"), "to_state": F.col(state),
-                 "detail": F.when(F.col("inferred"), F.lit("inferred"))}
-        carried.append(last.select([given[f.name].cast(spark_type(f.type)).alias(f.name) if f.name in given
-                                    else F.col(f.name).cast(spark_type(f.type)) if f.name in last.columns
-                                    else F.lit(None).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]))
+        carried.append(_as_events(last, {"event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
+                                         "source_file": F.col("source"), "to_state": F.col(state),
+                                         "detail": F.when(F.col("inferred"), F.lit("inferred"))}))
+        if name == "partition_timeline":
+            epochs = before.groupBy("cluster").agg(F.max("controller_epoch").alias("controller_epoch"))
+            carried.append(_as_events(epochs.where(F.col("controller_epoch").isNotNull()),
+                                      {"event_type": F.lit(E.CONTROLLER_EPOCH_CARRIED)}))
     return reduce(DataFrame.unionByName, carried) if carried else None
+
+
+def _as_events(df: DataFrame, given: dict[str, Column]) -> DataFrame:
+    """`df`'s rows as carried events: the `given` fields, then `df`'s columns named as event fields, else null."""
+    given = {"seq": F.lit(CARRIED_SEQ), **given}
+    return df.select([given[f.name].cast(spark_type(f.type)).alias(f.name) if f.name in given
+                      else F.col(f.name).cast(spark_type(f.type)) if f.name in df.columns
+                      else F.lit(None).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS])
 
 
 def _sql_string(value: str) -> str:

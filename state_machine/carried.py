@@ -42,6 +42,11 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
 
 
 def carried_cluster(cluster: str, results: dict, start_ms: int | None = None) -> list[Event]:
-    """carried_events of every partition of state_machine.cluster.replay_cluster's `results`."""
-    return [e for (topic, partition), r in sorted(results.items())
-            for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]
+    """carried_events of every partition of state_machine.cluster.replay_cluster's `results`,
+    after the highest controller epoch of their timeline rows before `start_ms` (ControllerEpochCarried)."""
+    epochs = [r.controller_epoch for res in results.values() for r in res.timeline
+              if r.controller_epoch is not None and (start_ms is None or (r.valid_from is not None and r.valid_from < start_ms))]
+    out = [Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.CONTROLLER_EPOCH_CARRIED, controller_epoch=max(epochs))] \
+        if epochs else []
+    return out + [e for (topic, partition), r in sorted(results.items())
+                  for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]

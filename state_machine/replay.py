@@ -838,6 +838,11 @@ class PartitionReplay:
             record.seq, record.event_time_ms, None, self.state._value_, self.leader, self.leader_epoch, self.isr,
             self.replicas, self.write_controller_epoch, None, provenance(record), False]
 
+    def on_controller_epoch_carried(self, record: Event) -> None:
+        """ControllerEpochCarried: the highest controller epoch an earlier audit saw write."""
+        if record.controller_epoch is not None:
+            self._observe_controller(record, None, record.controller_epoch)
+
     def on_replica_state_carried(self, record: Event) -> None:
         """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check)."""
         self.replica_states[record.replica] = replica_state(record.to_state)
@@ -1615,6 +1620,7 @@ ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.O
 CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,
     E.REPLICA_STATE_CARRIED: PartitionReplay.on_replica_state_carried,
+    E.CONTROLLER_EPOCH_CARRIED: PartitionReplay.on_controller_epoch_carried,
 }
 ZK_HANDLERS.update(CARRIED_HANDLERS)
 ZK_HANDLERS.update({

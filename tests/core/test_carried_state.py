@@ -139,3 +139,24 @@ def test_an_inferred_carried_epoch_is_no_recorded_one(detail, regressed):
     _, _, violations = replay("2.4", [state, record])
     assert ["LEADER_EPOCH_REGRESSION" for v in violations if v.rule == "LEADER_EPOCH_REGRESSION"] == \
         (["LEADER_EPOCH_REGRESSION"] if regressed else [])
+
+
+def test_a_zombie_controller_just_after_midnight_is_found_by_the_carried_epoch():
+    # Controller 2 (epoch 2) wrote the evening before; just after midnight the old controller 1
+    # (epoch 1) still decides for this partition, whose own last row controller 1 wrote.
+    from state_machine.carried import carried_cluster
+    from state_machine.cluster import replay_cluster
+
+    specs = [*BASE, e("ControllerFailover", brokers=[1, 2, 3], **C2),
+             e("LeaderAndIsr", topic="u", partition=0, leader=2, leader_epoch=1, isr=[2, 3], **C2),
+             e("LeaderAndIsr", leader=3, leader_epoch=1, isr=[3], **C1)]
+    events = build(specs)   # u-0's row carries epoch 2; t-0's last row before the cut, epoch 1
+    cut = 5
+    era = resolve_era("2.4")
+    whole = replay_cluster("c", events, era)[("t", 0)].violations
+    carried = carried_cluster("c", replay_cluster("c", events[:cut], era), events[cut].event_time_ms)
+    assert [c.controller_epoch for c in carried if c.event_type == "ControllerEpochCarried"] == [2]
+    night = replay_cluster("c", carried + events[cut:], era)[("t", 0)].violations
+    assert [v.rule for v in whole] == [v.rule for v in night] == ["STALE_CONTROLLER_EPOCH"]
+    without_epoch = [c for c in carried if c.event_type != "ControllerEpochCarried"]
+    assert replay_cluster("c", without_epoch + events[cut:], era)[("t", 0)].violations == []
