@@ -86,8 +86,9 @@ class AuditSummary:
         out += [f"  era of {cluster}: {how}" for cluster, how in sorted(self.eras.items())]
         out += [f"  {cluster} was audited before: this run's rows replace its rows from {_utc(lo)} to {_utc(hi)}, "
                 "its rows of other times are kept" for cluster, (lo, hi) in sorted(self.windows.items())]
-        out += [f"  {cluster}: the replay of {n:,} partitions went on from the state its rows before {_utc(self.windows[cluster][0])} "
-                "left them in" for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
+        out += [f"  {cluster}: the replay of {n:,} partitions went on from the state its rows before "
+                f"{_utc(self.windows[cluster][0])} left them in"
+                for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
@@ -528,9 +529,10 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
         path = table_path(warehouse, name)
         if not DeltaTable.isDeltaTable(spark, path):
             continue
-        before = spark.read.format("delta").load(path).join(bounds, "cluster").where(F.unix_millis("valid_from") < F.col("_start"))
-        last = (before.withColumn("_n", F.row_number().over(Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())))
-                .where(F.col("_n") == 1))
+        before = (spark.read.format("delta").load(path).join(bounds, "cluster")
+                  .where(F.unix_millis("valid_from") < F.col("_start")))
+        latest_first = Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())
+        last = before.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
         carried.append(_as_events(last, {"event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
                                          "source_file": F.col("source"), "to_state": F.col(state),
                                          "detail": F.when(F.col("inferred"), F.lit("inferred"))}))

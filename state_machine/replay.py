@@ -747,9 +747,8 @@ class PartitionReplay:
             return
         no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
         if not self._alive(leader) and not no_liveness_check:
-            self._violate("UNEXPECTED_LEADER", record, None,
-                          f"broker {leader} was elected leader but is not live "
-                          f"({f'live {sorted(self.live)}' if self.liveness_complete else f'known dead: {sorted(self.dead)}'})",
+            known = f"live {sorted(self.live)}" if self.liveness_complete else f"known dead: {sorted(self.dead)}"
+            self._violate("UNEXPECTED_LEADER", record, None, f"broker {leader} was elected leader but is not live ({known})",
                           (self.last_decision,))
         elif leader in self.shutting_down:
             self._violate("UNEXPECTED_LEADER", record, None,
