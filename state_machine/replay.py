@@ -165,7 +165,7 @@ class PartitionReplay:
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
         "elected_into_isr", "replica_states",
         "reassignment_target", "uncached_epochs",
-        "assignment_order_known", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
+        "assignment_order_known", "replicas_partial", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
         "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
@@ -196,6 +196,9 @@ class PartitionReplay:
         # bump that reached ZooKeeper only (era.reassign_bump_cached False, before 2.4).
         self.uncached_epochs: set[tuple[int, int]] = set()
         self.assignment_order_known = True
+        # `replicas` lacks the original assignment: a reassignment began before the history
+        # showed it (a history that starts mid-way). No membership check reads it until it completes.
+        self.replicas_partial = False
         self._completion_queued = False
         self.deleting = False
         # Cluster context, restricted to what this partition sees.
@@ -538,7 +541,7 @@ class PartitionReplay:
                 return  # Kafka logs the invalid transition and leaves the partition alone
         cause = record or step.cause
         if target is P.NewPartition and step.assignment:
-            self.replicas = step.assignment
+            self.replicas, self.replicas_partial = step.assignment, False
         if target is P.OnlinePartition:
             kind = ElectionKind.initial if current is P.NewPartition else (step.kind or ElectionKind.offline)
             outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None,
@@ -606,6 +609,8 @@ class PartitionReplay:
                 self._remove_from_isr(r, cause, inferred)
         elif target is R.OnlineReplica:
             if states.get(r) is R.NewReplica and r not in self.replicas:
+                if not self.replicas:   # the rest of the assignment is unknown
+                    self.replicas_partial = True
                 self.replicas = self.replicas + (r,)
                 self._emit(cause, None, inferred)
         elif target is R.NonExistentReplica:
@@ -729,7 +734,9 @@ class PartitionReplay:
     def _check_selector(self, record: Event, leader: int, kind: ElectionKind | None, expected) -> None:
         if not self.liveness_known:
             return
-        if expected is not None and self.assignment_order_known:
+        # No assignment known (a history that starts mid-way, before any record names it): the
+        # selector cannot be judged, only the leader's liveness.
+        if expected is not None and self.assignment_order_known and self.replicas:
             if type(expected) is DeferredSelection:
                 expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
             if isinstance(expected, Election):
@@ -756,7 +763,7 @@ class PartitionReplay:
 
     def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
-        if not replicas:
+        if not replicas or (record.replicas is None and self.replicas_partial):
             return
         # While a reassignment completes, Kafka sends LeaderAndIsr with the target replicas and
         # an ISR that still holds the replicas being removed (KafkaController step B3; B4 then
@@ -823,7 +830,7 @@ class PartitionReplay:
         self.leader = record.leader if record.leader is not None else NO_LEADER
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else -1
         self.isr = tuple(record.isr or ())
-        self.replicas = tuple(record.replicas or ())
+        self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
         self.write_controller_epoch = record.controller_epoch
         if record.controller_epoch is not None:
             self._observe_controller(record, None, record.controller_epoch)
@@ -877,7 +884,7 @@ class PartitionReplay:
             self._note_recorded(record)
             return
         if target is P.NewPartition and record.replicas is not None:
-            self.replicas = tuple(record.replicas)
+            self.replicas, self.replicas_partial = tuple(record.replicas), False
         # The election the controller ran follows from its own state (New: the initial
         # election), not from the previous state the line claims (which may be illegal).
         initial = self.state is P.NewPartition
@@ -905,7 +912,7 @@ class PartitionReplay:
 
     def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
         if target is P.NewPartition and record.replicas is not None:
-            self.replicas = tuple(record.replicas)
+            self.replicas, self.replicas_partial = tuple(record.replicas), False
         if target is P.OnlinePartition and record.leader is not None:
             # A decision no pending step explains comes after everything still pending.
             self._flush(record)
@@ -1222,7 +1229,7 @@ class PartitionReplay:
         if self._is_stale(record) or self._epoch_regressed(record):
             return
         self._note_writer(record)
-        self.replicas = tuple(record.replicas or ())
+        self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
         self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         isr = tuple(record.isr or ())
         if record.leader is not None and record.leader >= 0 and record.leader not in isr:
@@ -1508,12 +1515,14 @@ class ControllerOperations:
             # 0.8.0: AR stays as it was until completion; the new replicas are only started.
             rp.pending.extend(Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in target if r not in original)
             return
+        if not original:   # the assignment before it is unknown: so is the one in flight
+            rp.replicas_partial, rp.assignment_order_known = True, False
         if rp.era.reassign_assignment_order == "target_first":
             in_flight = target + tuple(r for r in original if r not in target)
         else:
             # (RAR ++ AR).toSet: insertion order only while the Scala Set has <= 4 members.
             in_flight = tuple(dict.fromkeys(target + original))
-            rp.assignment_order_known = len(in_flight) <= 4
+            rp.assignment_order_known = rp.assignment_order_known and len(in_flight) <= 4
         rp.pending.append(Step(OP_ASSIGNMENT, in_flight, cause=event))
         rp.pending.append(Step(OP_EPOCH_BUMP, cause=event))
         rp.pending.extend(Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in target if r not in original)
@@ -1590,6 +1599,7 @@ class ControllerOperations:
 def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> None:
     rp.reassignment_target = None
     rp.assignment_order_known = True
+    rp.replicas_partial = False   # AR is the target now
     rp._completion_queued = False
 
 

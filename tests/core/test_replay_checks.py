@@ -518,6 +518,42 @@ def test_mid_way_a_leaders_isr_changes_name_the_leader_of_their_epoch():
     assert [v.rule for v in r.violations] == ["LEADER_EPOCH_REGRESSION"]
 
 
+def test_mid_way_an_election_with_no_assignment_known_is_not_judged_by_the_selector():
+    r = replay("2.4", e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=4,
+                        leader_epoch=3, isr=[4, 1], **C1),
+               e("BrokerFailure", brokers=[4]),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=1,
+                 leader_epoch=4, isr=[1], **C1))
+    clean(r)   # (not "the selector elects no one: no replicas assigned")
+
+
+def test_mid_way_a_reassignment_of_an_unknown_assignment_leaves_membership_unjudged_until_it_completes():
+    # Leader 4 and ISR [4, 1] come from an assignment the history never showed; [1, 2] is the target.
+    specs = [e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=4, leader_epoch=3,
+               isr=[4, 1], **C1),
+             e("ReassignmentStart", replicas=[1, 2]),
+             e("LeaderAndIsr", leader=4, leader_epoch=4, isr=[4, 1], **C1),
+             e("ReplicaStateChange", replica=2, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+             e("IsrChange", leader=4, leader_epoch=4, isr=[4, 1, 2])]
+    r = replay("2.4", *specs[:-1])
+    assert r.rp.replicas_partial and r.violations == []
+    # Broker 2 joins the ISR and completes it: the assignment is the target, and a broker outside
+    # it in the ISR is reported.
+    r = replay("2.4", *specs, e("LeaderAndIsr", leader=1, leader_epoch=5, isr=[1, 2], **C1),
+               e("IsrChange", leader=1, leader_epoch=5, isr=[1, 2, 3]))
+    assert not r.rp.replicas_partial and r.rp.replicas == (1, 2)
+    assert [v.rule for v in r.violations] == ["ISR_NOT_SUBSET_OF_REPLICAS"]
+
+
+def test_mid_way_a_replica_started_is_not_the_whole_assignment():
+    r = replay("2.4", e("LeaderAndIsr", leader=4, leader_epoch=3, isr=[4], **C1),
+               e("ReplicaStateChange", replica=2, from_state="NonExistentReplica", to_state="NewReplica", **C1),
+               e("ReplicaStateChange", replica=2, from_state="NewReplica", to_state="OnlineReplica", **C1),
+               e("IsrChange", leader=4, leader_epoch=3, isr=[4, 2]))
+    assert r.rp.replicas == (2,) and r.rp.replicas_partial
+    clean(r)
+
+
 def test_a_controllers_list_of_live_brokers_is_complete():
     # After a failover's list, a broker it left out is dead, though no event said so.
     r = replay("2.4", *MID_WAY, e("ControllerFailover", brokers=[1, 3], **C2),
