@@ -195,7 +195,7 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     assert audit(monday, "nightly").windows == {}
     audit(tuesday, "backfill")    # Tuesday first: no earlier rows to go on from
     monday_alone, tuesday_alone = _held(spark, tmp_path / "nightly"), _held(spark, tmp_path / "backfill")
-    assert monday_alone["partition_timeline"] and monday_alone["replica_timeline"] and tuesday_alone["violations"]
+    assert monday_alone["partition_timeline"] and monday_alone["replica_timeline"] and tuesday_alone["partition_timeline"]
 
     summary = audit(tuesday, "nightly")
     times = [e.event_time_ms for e in events[cut:]]
