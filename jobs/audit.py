@@ -45,11 +45,11 @@ from pyspark.sql import types as T
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates
 from jobs.session import materialize_profiled
-from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
+from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
-from state_machine.carried import CARRIED_SEQ
+from state_machine.carried import CARRIED_SEQ, carried_controller
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
 
@@ -98,6 +98,11 @@ def _utc(ms: int | None) -> str:
     if ms is None:
         return "(no time)"
     return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _ms(utc: str | None) -> int | None:
+    """_utc's inverse (None for no time)."""
+    return None if utc is None else round(datetime.fromisoformat(utc).timestamp() * 1000)
 
 
 class AuditError(RuntimeError):
@@ -512,10 +517,11 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     window (`windows`: cluster -> first and last event time), as events the replay starts from,
     ahead of the partition's own: the partition's last partition_timeline row before the window's
     start (PartitionStateCarried), each replica's last replica_timeline row before it
-    (ReplicaStateCarried), and the highest controller epoch of the cluster's rows before it
-    (ControllerEpochCarried). So the nightly audit of a night's logs goes on from the night
-    before. (state_machine.carried.carried_cluster builds the same from the core's rows.) None
-    when nothing is carried (no earlier rows, or an input without event times)."""
+    (ReplicaStateCarried), and the highest controller epoch of the cluster's rows and of the
+    controller changes earlier audits recorded before it (ControllerEpochCarried). So the
+    nightly audit of a night's logs goes on from the night before.
+    (state_machine.carried.carried_cluster builds the same from the core's rows.) None when
+    nothing is carried (no earlier rows, or an input without event times)."""
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
@@ -523,7 +529,7 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     if not starts:
         return None
     bounds = F.broadcast(spark.createDataFrame(starts, "cluster string, _start long"))
-    carried = []
+    carried, row_epochs = [], {}
     for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
                                         ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
         path = table_path(warehouse, name)
@@ -537,10 +543,44 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
                                          "source_file": F.col("source"), "to_state": F.col(state),
                                          "detail": F.when(F.col("inferred"), F.lit("inferred"))}))
         if name == "partition_timeline":
-            epochs = before.groupBy("cluster").agg(F.max("controller_epoch").alias("controller_epoch"))
-            carried.append(_as_events(epochs.where(F.col("controller_epoch").isNotNull()),
-                                      {"event_type": F.lit(E.CONTROLLER_EPOCH_CARRIED)}))
+            row_epochs = {r["cluster"]: r["epoch"] for r in
+                          before.groupBy("cluster").agg(F.max("controller_epoch").alias("epoch")).collect()}
+    changes = recorded_controller_changes(spark, warehouse, clusters)
+    epochs = [tuple(e) for cluster, start in starts
+              for e in carried_controller(cluster, [row_epochs.get(cluster)], changes.get(cluster, ()), start)]
+    if epochs:
+        carried.append(spark.createDataFrame(epochs, event_struct()))
     return reduce(DataFrame.unionByName, carried) if carried else None
+
+
+def controller_changes(profile: dict[tuple, dict]) -> dict[str, list[tuple[int | None, int, int | None]]]:
+    """cluster -> its controller changes in this run's input, in recorded order (as
+    state_machine.carried.controller_changes gives them), from the ingest's profile."""
+    by_cluster: dict[str, list] = {}
+    for (cluster, _), p in profile.items():
+        by_cluster.setdefault(cluster, []).extend(p.get("controller_changes") or ())
+    return {cluster: [(at, epoch, controller) for _, at, epoch, controller in sorted(changes, key=lambda c: c[0])]
+            for cluster, changes in by_cluster.items() if changes}
+
+
+def recorded_controller_changes(spark: SparkSession, warehouse: str,
+                                clusters: list[str]) -> dict[str, list[tuple[int | None, int, int | None]]]:
+    """cluster -> the controller changes every earlier audit of it recorded (audit_runs.controller_changes),
+    in time order."""
+    from delta.tables import DeltaTable
+
+    path = table_path(warehouse, "audit_runs")
+    if not DeltaTable.isDeltaTable(spark, path):
+        return {}
+    runs = spark.read.format("delta").load(path)
+    if "controller_changes" not in runs.columns:   # written by an earlier version
+        return {}
+    out: dict[str, list] = {}
+    for r in runs.where(F.col("controller_changes").isNotNull()).select("controller_changes").collect():
+        for cluster, changes in json.loads(r[0]).items():
+            if cluster in clusters:
+                out.setdefault(cluster, []).extend((_ms(at), epoch, controller) for at, epoch, controller in changes)
+    return {c: sorted(changes, key=lambda x: (x[0] is None, x[0] or 0)) for c, changes in out.items()}
 
 
 def _as_events(df: DataFrame, given: dict[str, Column]) -> DataFrame:
@@ -750,6 +790,9 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "versions": json.dumps(versions(), sort_keys=True),
         "time_windows": json.dumps({c: [None if t is None else _utc(t) for t in span] for c, span in windows.items()},
                                    sort_keys=True),
+        "controller_changes": json.dumps({c: [[None if at is None else _utc(at), epoch, controller]
+                                              for at, epoch, controller in changes]
+                                          for c, changes in controller_changes(ing.profile).items()}, sort_keys=True),
     }
     run_df = spark.createDataFrame([run_row], table_struct("audit_runs"))
     paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))

@@ -116,9 +116,11 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "file may hold it too (a known starting state). Not a decision: nothing is checked and no row is written "
                  "for it; later events are checked against it."),
     EventTypeDoc("ControllerEpochCarried", "carried", "cluster", ("controller_epoch",),
-                 "The highest controller epoch an earlier audit of the cluster saw write (the highest controller_epoch of its "
-                 "partition_timeline rows before this input): a decision under a lower one is a zombie controller's. Raises "
-                 "the epoch the replay has seen, and nothing else."),
+                 "The highest controller epoch an earlier audit of the cluster saw before this input (the highest "
+                 "controller_epoch of its partition_timeline rows and of the controller changes its runs recorded, "
+                 "`audit_runs.controller_changes`), and `controller_id`, the controller of that epoch where a change named it: "
+                 "a decision under a lower epoch is a zombie controller's. Raises the epoch the replay has seen, and nothing "
+                 "else."),
     EventTypeDoc("ReplicaStateCarried", "carried", "partition", ("replica", "to_state"),
                  "A replica's state at the start of this input, as an earlier audit left it (its last replica_timeline row "
                  "then). Like PartitionStateCarried: the replay starts from it, checks nothing and writes no row for it."),

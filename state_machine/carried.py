@@ -41,12 +41,39 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
     return out
 
 
-def carried_cluster(cluster: str, results: dict, start_ms: int | None = None) -> list[Event]:
+def controller_changes(events: Iterable[Event]) -> list[tuple[int | None, int, int | None]]:
+    """The controller changes among `events`, in their order: (event time, controller epoch,
+    controller) of each ControllerFailover that names its epoch. A failover raises the epoch
+    every partition has seen before the new controller writes any row, so the audit keeps them
+    (audit_runs.controller_changes) for the next night to carry."""
+    return [(e.event_time_ms, e.controller_epoch, e.controller_id) for e in events
+            if e.event_type == E.CONTROLLER_FAILOVER and e.controller_epoch is not None]
+
+
+def carried_controller(cluster: str, row_epochs: Iterable[int | None], changes: Iterable[tuple],
+                       start_ms: int | None = None) -> list[Event]:
+    """ControllerEpochCarried: the highest controller epoch seen before `start_ms` (every row or
+    change when None): of the cluster's timeline rows before it (`row_epochs`, their
+    controller_epoch) and of its controller changes before it (`changes`, as controller_changes
+    gives them), with the controller the first change of that epoch names. None seen: nothing."""
+    epoch, controller_of = max((e for e in row_epochs if e is not None), default=None), {}
+    for at, changed_to, controller in changes:
+        if start_ms is None or (at is not None and at < start_ms):
+            epoch = changed_to if epoch is None else max(epoch, changed_to)
+            if controller is not None:
+                controller_of.setdefault(changed_to, controller)
+    if epoch is None:
+        return []
+    return [Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.CONTROLLER_EPOCH_CARRIED, controller_epoch=epoch,
+                  controller_id=controller_of.get(epoch))]
+
+
+def carried_cluster(cluster: str, results: dict, start_ms: int | None = None, changes: Iterable[tuple] = ()) -> list[Event]:
     """carried_events of every partition of state_machine.cluster.replay_cluster's `results`,
-    after the highest controller epoch of their timeline rows before `start_ms` (ControllerEpochCarried)."""
+    after carried_controller of their timeline rows and the cluster's controller `changes`
+    (controller_changes of the replayed events) before `start_ms`."""
     epochs = [r.controller_epoch for res in results.values() for r in res.timeline
-              if r.controller_epoch is not None and (start_ms is None or (r.valid_from is not None and r.valid_from < start_ms))]
-    out = [Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.CONTROLLER_EPOCH_CARRIED, controller_epoch=max(epochs))] \
-        if epochs else []
-    return out + [e for (topic, partition), r in sorted(results.items())
-                  for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]
+              if start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)]
+    return carried_controller(cluster, epochs, changes, start_ms) + [
+        e for (topic, partition), r in sorted(results.items())
+        for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]

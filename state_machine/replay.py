@@ -845,9 +845,9 @@ class PartitionReplay:
             self.replicas, self.write_controller_epoch, None, provenance(record), False]
 
     def on_controller_epoch_carried(self, record: Event) -> None:
-        """ControllerEpochCarried: the highest controller epoch an earlier audit saw write."""
+        """ControllerEpochCarried: the highest controller epoch an earlier audit saw (and its controller, if known)."""
         if record.controller_epoch is not None:
-            self._observe_controller(record, None, record.controller_epoch)
+            self._observe_controller(record, record.controller_id, record.controller_epoch)
 
     def on_replica_state_carried(self, record: Event) -> None:
         """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check)."""

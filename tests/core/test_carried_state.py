@@ -160,3 +160,50 @@ def test_a_zombie_controller_just_after_midnight_is_found_by_the_carried_epoch()
     assert [v.rule for v in whole] == [v.rule for v in night] == ["STALE_CONTROLLER_EPOCH"]
     without_epoch = [c for c in carried if c.event_type != "ControllerEpochCarried"]
     assert replay_cluster("c", without_epoch + events[cut:], era)[("t", 0)].violations == []
+
+
+def test_a_failover_no_row_shows_yet_is_carried_by_the_recorded_controller_changes():
+    # Controller 2 took over (epoch 2) just before midnight and wrote nothing yet; just after
+    # midnight the old controller 1 still decides. Only the failover shows epoch 2.
+    from state_machine.carried import carried_cluster, controller_changes
+    from state_machine.cluster import replay_cluster
+
+    events = build([*BASE, e("ControllerFailover", brokers=[1, 2, 3], **C2),
+                    e("LeaderAndIsr", leader=3, leader_epoch=1, isr=[3], **C1)])
+    cut = 4
+    era = resolve_era("2.4")
+    whole = replay_cluster("c", events, era)[("t", 0)].violations
+    first_night = replay_cluster("c", events[:cut], era)
+    assert controller_changes(events[:cut]) == [(events[0].event_time_ms, 1, 1), (events[3].event_time_ms, 2, 2)]
+    rows_only = carried_cluster("c", first_night, events[cut].event_time_ms)
+    carried = carried_cluster("c", first_night, events[cut].event_time_ms, controller_changes(events[:cut]))
+    assert [(c.controller_epoch, c.controller_id) for c in rows_only if c.event_type == "ControllerEpochCarried"] == \
+        [(1, None)]
+    assert [(c.controller_epoch, c.controller_id) for c in carried if c.event_type == "ControllerEpochCarried"] == \
+        [(2, 2)]
+    night = replay_cluster("c", carried + events[cut:], era)[("t", 0)].violations
+    assert [(v.rule, v.detail) for v in night] == [(v.rule, v.detail) for v in whole]
+    assert [v.rule for v in whole] == ["STALE_CONTROLLER_EPOCH"] and "(controller 2)" in whole[0].detail
+    assert replay_cluster("c", rows_only + events[cut:], era)[("t", 0)].violations == []
+
+
+@pytest.mark.parametrize("start, expected", [
+    (None, [(9, 4)]),       # every row and change (one with no time counts only here)
+    (25, [(5, None)]),      # the rows' epoch 5 is above the changes' before 25 (epoch 4 at 20)
+    (15, [(5, None)]),
+    (5, [(5, None)]),       # no change before 5: the rows' epoch alone
+])
+def test_the_carried_controller_epoch_is_the_highest_of_rows_and_changes_before_the_start(start, expected):
+    from state_machine.carried import carried_controller
+
+    changes = [(10, 3, 1), (20, 4, 2), (30, 7, 3), (None, 9, 4)]
+    got = carried_controller("c", [5, None], changes, start)
+    assert [(c.controller_epoch, c.controller_id) for c in got] == expected
+    assert carried_controller("c", [None], [(30, 7, 3)], 25) == []
+
+
+def test_the_controller_of_the_carried_epoch_is_the_first_change_that_names_it():
+    from state_machine.carried import carried_controller
+
+    got = carried_controller("c", [], [(10, 3, None), (11, 3, 2), (12, 3, 1)], 100)
+    assert [(c.controller_epoch, c.controller_id) for c in got] == [(3, 2)]

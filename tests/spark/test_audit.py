@@ -15,7 +15,7 @@ from pyspark.sql import functions as F
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from schemas.tables import REPLAY_TIMES
-from state_machine.carried import carried_cluster
+from state_machine.carried import carried_cluster, controller_changes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.events import Event, event_from_mapping
@@ -201,8 +201,7 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     times = [e.event_time_ms for e in events[cut:]]
     assert summary.windows == {"nightly": (min(times), max(times))}
     recorded = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id = '{summary.run_id}'").first()
-    iso = [datetime.fromtimestamp(t / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-           for t in (min(times), max(times))]
+    iso = [_iso(t) for t in (min(times), max(times))]
     assert json.loads(recorded["time_windows"]) == {"nightly": iso}
     monday_partitions = {(r["topic"], r["partition"]) for r in monday_alone["partition_timeline"]}
     assert summary.carried == {"nightly": len(monday_partitions)}
@@ -213,7 +212,12 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     # Monday's rows stay; Tuesday's are the core's replay of Tuesday's events behind what Monday's
     # rows carry (built here from the core's replay of Monday, not from the tables).
     monday_replayed = replay_cluster("nightly", events[:cut], resolve_era("2.4"))
-    carried = carried_cluster("nightly", monday_replayed, start)
+    monday_changes = controller_changes(events[:cut])
+    assert monday_changes   # the history's failovers: Monday's run recorded them, and Tuesday's carries the highest
+    monday_run = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id != '{summary.run_id}'").first()
+    assert json.loads(monday_run["controller_changes"]) == {"nightly": [[_iso(t), epoch, controller]
+                                                                       for t, epoch, controller in monday_changes]}
+    carried = carried_cluster("nightly", monday_replayed, start, monday_changes)
     assert {(c.topic, c.partition) for c in carried if c.event_type == "PartitionStateCarried"} == monday_partitions
     expected_tuesday = _replayed_by_the_core(carried + events[cut:], "nightly", "2.4", start)
     assert expected_tuesday != _replayed_by_the_core(events[cut:], "nightly", "2.4", start)   # the carry matters here
@@ -238,6 +242,10 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     audit(grown, "grown-alone")
     audit(grown, "nightly")
     _assert_holds(spark, tmp_path / "nightly", _held(spark, tmp_path / "grown-alone"))
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def _without_valid_to(row: dict) -> dict:
@@ -345,16 +353,18 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     events = tmp_path / "events.jsonl"
     write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
     wh = str(tmp_path / "warehouse")
-    earlier = tuple(f for f in TABLES["audit_runs"] if f.name != "time_windows")
-    monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before this column made it
+    since = ("time_windows", "controller_changes")
+    earlier = tuple(f for f in TABLES["audit_runs"] if f.name not in since)
+    monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before these columns made it
     then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
     monkeypatch.undo()
     path = audit.table_path(wh, "audit_runs")
-    assert "time_windows" not in spark.read.format("delta").load(path).columns
+    assert not set(since) & set(spark.read.format("delta").load(path).columns)
     now = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
     held = spark.read.format("delta").load(path)
     assert held.columns == [f.name for f in TABLES["audit_runs"]]
     windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
     assert windows[then.run_id] is None
+    assert [r["controller_changes"] is None for r in held.where(f"run_id = '{then.run_id}'").collect()] == [True]
     times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
     assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
