@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from state_machine.carried import carried_cluster, controller_changes  # noqa: E402
+from state_machine.carried import carried_cluster  # noqa: E402
 from state_machine.cluster import replay_cluster  # noqa: E402
 from state_machine.eras import resolve_era  # noqa: E402
 from state_machine.generator import FAULTS, SimConfig, simulate  # noqa: E402
@@ -54,7 +54,7 @@ def main() -> None:
             whole = found(replay_cluster("c", events, era))
             whole_n += len(whole)
             carried = carried_cluster("c", replay_cluster("c", events[:cut], era), events[cut].event_time_ms,
-                                      controller_changes(events[:cut]))
+                                      events[:cut])
             for name, second in (("carried", carried + events[cut:]), ("alone", events[cut:])):
                 got = found(replay_cluster("c", second, era))
                 extra[name] += len(got - whole)

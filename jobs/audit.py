@@ -49,7 +49,7 @@ from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, e
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
-from state_machine.carried import CARRIED_SEQ, carried_controller
+from state_machine.carried import CARRIED_SEQ, carried_controller, carried_liveness
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
 
@@ -517,8 +517,9 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     window (`windows`: cluster -> first and last event time), as events the replay starts from,
     ahead of the partition's own: the partition's last partition_timeline row before the window's
     start (PartitionStateCarried), each replica's last replica_timeline row before it
-    (ReplicaStateCarried), and the highest controller epoch of the cluster's rows and of the
-    controller changes earlier audits recorded before it (ControllerEpochCarried). So the
+    (ReplicaStateCarried), the highest controller epoch of the cluster's rows and of the
+    controller changes earlier audits recorded before it (ControllerEpochCarried), and which
+    brokers the liveness changes they recorded left alive and dead (LivenessCarried). So the
     nightly audit of a night's logs goes on from the night before.
     (state_machine.carried.carried_cluster builds the same from the core's rows.) None when
     nothing is carried (no earlier rows, or an input without event times)."""
@@ -545,42 +546,53 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
         if name == "partition_timeline":
             row_epochs = {r["cluster"]: r["epoch"] for r in
                           before.groupBy("cluster").agg(F.max("controller_epoch").alias("epoch")).collect()}
-    changes = recorded_controller_changes(spark, warehouse, clusters)
-    epochs = [tuple(e) for cluster, start in starts
-              for e in carried_controller(cluster, [row_epochs.get(cluster)], changes.get(cluster, ()), start)]
-    if epochs:
-        carried.append(spark.createDataFrame(epochs, event_struct()))
+    changes = recorded_changes(spark, warehouse, clusters)
+    cluster_wide = [tuple(e) for cluster, start in starts for e in (
+        carried_controller(cluster, [row_epochs.get(cluster)], changes["controller_changes"].get(cluster, ()), start)
+        + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start))]
+    if cluster_wide:
+        carried.append(spark.createDataFrame(cluster_wide, event_struct()))
     return reduce(DataFrame.unionByName, carried) if carried else None
 
 
-def controller_changes(profile: dict[tuple, dict]) -> dict[str, list[tuple[int | None, int, int | None]]]:
-    """cluster -> its controller changes in this run's input, in recorded order (as
-    state_machine.carried.controller_changes gives them), from the ingest's profile."""
+# audit_runs columns of the changes a run's input shows (state_machine.carried's controller_changes
+# and broker_changes): each [time, ...] in recorded order, per cluster. The next audit carries them.
+RECORDED_CHANGES = ("controller_changes", "broker_changes")
+
+
+def changes_of(profile: dict[tuple, dict], name: str) -> dict[str, list[tuple]]:
+    """cluster -> its `name` changes (RECORDED_CHANGES) in this run's input, in recorded order,
+    as state_machine.carried gives them: (event time, ...), from the ingest's profile."""
     by_cluster: dict[str, list] = {}
     for (cluster, _), p in profile.items():
-        by_cluster.setdefault(cluster, []).extend(p.get("controller_changes") or ())
-    return {cluster: [(at, epoch, controller) for _, at, epoch, controller in sorted(changes, key=lambda c: c[0])]
+        by_cluster.setdefault(cluster, []).extend(p.get(name) or ())
+    return {cluster: [tuple(c[1:]) for c in sorted(changes, key=lambda c: c[0])]
             for cluster, changes in by_cluster.items() if changes}
 
 
-def recorded_controller_changes(spark: SparkSession, warehouse: str,
-                                clusters: list[str]) -> dict[str, list[tuple[int | None, int, int | None]]]:
-    """cluster -> the controller changes every earlier audit of it recorded (audit_runs.controller_changes),
-    in time order."""
+def recorded_changes(spark: SparkSession, warehouse: str, clusters: list[str]) -> dict[str, dict[str, list[tuple]]]:
+    """RECORDED_CHANGES column -> cluster -> the changes every earlier audit of it recorded
+    there: each run's in its recorded order (which the clocks of several brokers' files need
+    not follow), the runs in the order of their first change's time."""
     from delta.tables import DeltaTable
 
+    runs_of: dict[str, dict[str, list[list[tuple]]]] = {name: {} for name in RECORDED_CHANGES}
     path = table_path(warehouse, "audit_runs")
-    if not DeltaTable.isDeltaTable(spark, path):
-        return {}
-    runs = spark.read.format("delta").load(path)
-    if "controller_changes" not in runs.columns:   # written by an earlier version
-        return {}
-    out: dict[str, list] = {}
-    for r in runs.where(F.col("controller_changes").isNotNull()).select("controller_changes").collect():
-        for cluster, changes in json.loads(r[0]).items():
-            if cluster in clusters:
-                out.setdefault(cluster, []).extend((_ms(at), epoch, controller) for at, epoch, controller in changes)
-    return {c: sorted(changes, key=lambda x: (x[0] is None, x[0] or 0)) for c, changes in out.items()}
+    if DeltaTable.isDeltaTable(spark, path):
+        runs = spark.read.format("delta").load(path)
+        held = [name for name in RECORDED_CHANGES if name in runs.columns]   # not on a table of an earlier version
+        for r in runs.select(*held).collect() if held else ():
+            for name in held:
+                for cluster, changes in json.loads(r[name] or "{}").items():
+                    if cluster in clusters and changes:
+                        runs_of[name].setdefault(cluster, []).append([(_ms(at), *rest) for at, *rest in changes])
+
+    def first_time(run: list[tuple]) -> tuple:
+        times = [c[0] for c in run if c[0] is not None]
+        return (not times, min(times, default=0))
+
+    return {name: {c: [change for run in sorted(runs, key=first_time) for change in run] for c, runs in by_cluster.items()}
+            for name, by_cluster in runs_of.items()}
 
 
 def _as_events(df: DataFrame, given: dict[str, Column]) -> DataFrame:
@@ -790,9 +802,9 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "versions": json.dumps(versions(), sort_keys=True),
         "time_windows": json.dumps({c: [None if t is None else _utc(t) for t in span] for c, span in windows.items()},
                                    sort_keys=True),
-        "controller_changes": json.dumps({c: [[None if at is None else _utc(at), epoch, controller]
-                                              for at, epoch, controller in changes]
-                                          for c, changes in controller_changes(ing.profile).items()}, sort_keys=True),
+        **{name: json.dumps({c: [[None if at is None else _utc(at), *rest] for at, *rest in changes]
+                             for c, changes in changes_of(ing.profile, name).items()}, sort_keys=True)
+           for name in RECORDED_CHANGES},
     }
     run_df = spark.createDataFrame([run_row], table_struct("audit_runs"))
     paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))

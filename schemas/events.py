@@ -121,6 +121,11 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "`audit_runs.controller_changes`), and `controller_id`, the controller of that epoch where a change named it: "
                  "a decision under a lower epoch is a zombie controller's. Raises the epoch the replay has seen, and nothing "
                  "else."),
+    EventTypeDoc("LivenessCarried", "carried", "cluster", ("brokers", "to_state"),
+                 "Which brokers were alive (to_state 'alive') or dead ('dead') at the start of this input, as the broker "
+                 "changes earlier audits of the cluster recorded (`audit_runs.broker_changes`) left them; detail 'complete' "
+                 "on the alive ones when a controller's list of every live broker came before (ControllerFailover with "
+                 "brokers). Sets the replay's liveness, and nothing else: no election, no check."),
     EventTypeDoc("ReplicaStateCarried", "carried", "partition", ("replica", "to_state"),
                  "A replica's state at the start of this input, as an earlier audit left it (its last replica_timeline row "
                  "then). Like PartitionStateCarried: the replay starts from it, checks nothing and writes no row for it."),

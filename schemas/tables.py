@@ -83,6 +83,12 @@ AUDIT_RUNS = (
                                                 "epoch, controller]. A later audit of the cluster carries the highest epoch "
                                                 "changed to before its window (ControllerEpochCarried), though no row shows "
                                                 "it. Null on runs recorded before this column."),
+    Field("broker_changes", "string", True, "Per cluster, the liveness changes of the run's input (BrokerStartup, "
+                                            "BrokerFailure, ControlledShutdown, ControllerFailover with its list of live "
+                                            "brokers), in recorded order, as JSON: [time (UTC, ISO 8601), event type, "
+                                            "brokers]. A later audit of the cluster carries which brokers they left alive "
+                                            "and dead before its window (LivenessCarried). Null on runs recorded before "
+                                            "this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

@@ -68,12 +68,54 @@ def carried_controller(cluster: str, row_epochs: Iterable[int | None], changes: 
                   controller_id=controller_of.get(epoch))]
 
 
-def carried_cluster(cluster: str, results: dict, start_ms: int | None = None, changes: Iterable[tuple] = ()) -> list[Event]:
+# The events that change which brokers are alive (ControllerFailover: with its complete list).
+LIVENESS_CHANGES = (E.BROKER_STARTUP, E.BROKER_FAILURE, E.CONTROLLED_SHUTDOWN, E.CONTROLLER_FAILOVER)
+
+
+def broker_changes(events: Iterable[Event]) -> list[tuple[int | None, str, list[int]]]:
+    """The liveness changes among `events`, in their order: (event time, event type, brokers)
+    of each BrokerStartup, BrokerFailure, ControlledShutdown, and ControllerFailover that lists
+    the live brokers. The audit keeps them (audit_runs.broker_changes) for the next night."""
+    return [(e.event_time_ms, e.event_type, list(e.brokers)) for e in events
+            if e.event_type in LIVENESS_CHANGES and e.brokers is not None]
+
+
+def carried_liveness(cluster: str, changes: Iterable[tuple], start_ms: int | None = None) -> list[Event]:
+    """LivenessCarried: which brokers `changes` (broker_changes, in order) before `start_ms`
+    left alive and dead, as the replay's own liveness rules would (a controller's list is every
+    live broker; a failure marks dead, a startup or controlled shutdown alive)."""
+    live: set[int] = set()
+    dead: set[int] = set()
+    complete = False
+    for at, event_type, brokers in changes:
+        if start_ms is not None and (at is None or at >= start_ms):
+            continue
+        if event_type == E.CONTROLLER_FAILOVER:
+            live, dead, complete = set(brokers), set(), True
+        elif event_type == E.BROKER_FAILURE:
+            live.difference_update(brokers)
+            dead.update(brokers)
+        else:
+            live.update(brokers)
+            dead.difference_update(brokers)
+    out = []
+    if live or complete:
+        out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.LIVENESS_CARRIED, to_state="alive",
+                         brokers=sorted(live), detail="complete" if complete else None))
+    if dead:
+        out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.LIVENESS_CARRIED, to_state="dead",
+                         brokers=sorted(dead)))
+    return out
+
+
+def carried_cluster(cluster: str, results: dict, start_ms: int | None = None, earlier: Iterable[Event] = ()) -> list[Event]:
     """carried_events of every partition of state_machine.cluster.replay_cluster's `results`,
-    after carried_controller of their timeline rows and the cluster's controller `changes`
-    (controller_changes of the replayed events) before `start_ms`."""
+    after carried_controller of their timeline rows and the controller changes of `earlier`
+    (the events replayed), and carried_liveness of `earlier`'s broker changes, before `start_ms`."""
+    earlier = list(earlier)
     epochs = [r.controller_epoch for res in results.values() for r in res.timeline
               if start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)]
-    return carried_controller(cluster, epochs, changes, start_ms) + [
-        e for (topic, partition), r in sorted(results.items())
-        for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)]
+    return (carried_controller(cluster, epochs, controller_changes(earlier), start_ms)
+            + carried_liveness(cluster, broker_changes(earlier), start_ms)
+            + [e for (topic, partition), r in sorted(results.items())
+               for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)])

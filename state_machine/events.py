@@ -30,6 +30,7 @@ STATE_CHANGE_FAILED = "StateChangeFailed"
 UNCLEAN_ELECTION_LOGGED = "UncleanElectionLogged"
 PARTITION_STATE_CARRIED = "PartitionStateCarried"
 CONTROLLER_EPOCH_CARRIED = "ControllerEpochCarried"
+LIVENESS_CARRIED = "LivenessCarried"
 REPLICA_STATE_CARRIED = "ReplicaStateCarried"
 PARTITION_RECORD = "PartitionRecord"
 PARTITION_CHANGE_RECORD = "PartitionChangeRecord"
@@ -37,7 +38,7 @@ REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
 CLEAR_ELR_RECORD = "ClearElrRecord"
 
 BROKER_LEVEL = frozenset({BROKER_STARTUP, BROKER_FAILURE, CONTROLLED_SHUTDOWN})
-CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER, CONTROLLER_EPOCH_CARRIED})
+CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER, CONTROLLER_EPOCH_CARRIED, LIVENESS_CARRIED})
 # CLUSTER_WIDE_WITHOUT_TOPIC (imported above): ConfigChange, ConfigObserved, ClearElrRecord; topic null = every partition
 
 _names = {v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)}

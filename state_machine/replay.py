@@ -849,6 +849,19 @@ class PartitionReplay:
         if record.controller_epoch is not None:
             self._observe_controller(record, record.controller_id, record.controller_epoch)
 
+    def on_liveness_carried(self, record: Event) -> None:
+        """LivenessCarried: brokers alive or dead as an earlier audit's broker changes left them (no step, no check)."""
+        brokers = set(record.brokers or ())
+        self.liveness_known = True
+        if record.to_state == "dead":
+            self.live.difference_update(brokers)
+            self.dead.update(brokers)
+        else:
+            self.live.update(brokers)
+            self.dead.difference_update(brokers)
+            if record.detail == "complete":
+                self.liveness_complete = True
+
     def on_replica_state_carried(self, record: Event) -> None:
         """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check)."""
         self.replica_states[record.replica] = replica_state(record.to_state)
@@ -1630,6 +1643,7 @@ CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,
     E.REPLICA_STATE_CARRIED: PartitionReplay.on_replica_state_carried,
     E.CONTROLLER_EPOCH_CARRIED: PartitionReplay.on_controller_epoch_carried,
+    E.LIVENESS_CARRIED: PartitionReplay.on_liveness_carried,
 }
 ZK_HANDLERS.update(CARRIED_HANDLERS)
 ZK_HANDLERS.update({

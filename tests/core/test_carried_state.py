@@ -176,7 +176,7 @@ def test_a_failover_no_row_shows_yet_is_carried_by_the_recorded_controller_chang
     first_night = replay_cluster("c", events[:cut], era)
     assert controller_changes(events[:cut]) == [(events[0].event_time_ms, 1, 1), (events[3].event_time_ms, 2, 2)]
     rows_only = carried_cluster("c", first_night, events[cut].event_time_ms)
-    carried = carried_cluster("c", first_night, events[cut].event_time_ms, controller_changes(events[:cut]))
+    carried = carried_cluster("c", first_night, events[cut].event_time_ms, events[:cut])
     assert [(c.controller_epoch, c.controller_id) for c in rows_only if c.event_type == "ControllerEpochCarried"] == \
         [(1, None)]
     assert [(c.controller_epoch, c.controller_id) for c in carried if c.event_type == "ControllerEpochCarried"] == \
@@ -207,3 +207,41 @@ def test_the_controller_of_the_carried_epoch_is_the_first_change_that_names_it()
 
     got = carried_controller("c", [], [(10, 3, None), (11, 3, 2), (12, 3, 1)], 100)
     assert [(c.controller_epoch, c.controller_id) for c in got] == [(3, 2)]
+
+
+def test_the_brokers_a_night_ends_with_alive_and_dead_are_carried():
+    # Broker 3 failed the evening before (the controller listed 1, 2, 3 at its failover); the
+    # first election after midnight of a new topic on 1, 2, 3 must not pick 3. Alone, the night
+    # takes every replica for alive.
+    from state_machine.carried import broker_changes, carried_cluster, carried_liveness
+    from state_machine.cluster import replay_cluster
+
+    events = build([*BASE, e("BrokerFailure", brokers=[3]),
+                    e("TopicCreation", topic="u", replicas=[3, 1, 2]),
+                    e("PartitionStateChange", topic="u", from_state="NewPartition", to_state="OnlinePartition", leader=3,
+                      leader_epoch=0, isr=[3, 1, 2], **C1)])
+    cut = 4
+    era = resolve_era("2.4")
+    changes = broker_changes(events[:cut])
+    assert changes == [(events[0].event_time_ms, "ControllerFailover", [1, 2, 3]), (events[3].event_time_ms, "BrokerFailure", [3])]
+    assert [(c.to_state, c.brokers, c.detail) for c in carried_liveness("c", changes, events[cut].event_time_ms)] == \
+        [("alive", [1, 2], "complete"), ("dead", [3], None)]
+    carried = carried_cluster("c", replay_cluster("c", events[:cut], era), events[cut].event_time_ms, events[:cut])
+    whole = replay_cluster("c", events, era)[("u", 0)].violations
+    night = replay_cluster("c", carried + events[cut:], era)[("u", 0)].violations
+    alone = replay_cluster("c", events[cut:], era)[("u", 0)].violations
+    assert [v.rule for v in whole] == [v.rule for v in night] == ["UNEXPECTED_LEADER"]
+    assert [v.detail for v in whole] == [v.detail for v in night]
+    assert alone == []
+
+
+def test_carried_liveness_follows_the_changes_in_order_and_stops_at_the_start():
+    from state_machine.carried import carried_liveness
+
+    changes = [(1, "BrokerFailure", [2]), (2, "BrokerStartup", [2, 4]), (3, "ControlledShutdown", [5]),
+               (4, "BrokerFailure", [4]), (9, "ControllerFailover", [1])]
+    got = carried_liveness("c", changes, 5)
+    assert [(c.event_type, c.to_state, c.brokers, c.detail) for c in got] == \
+        [("LivenessCarried", "alive", [2, 5], None), ("LivenessCarried", "dead", [4], None)]
+    assert [(c.to_state, c.brokers, c.detail) for c in carried_liveness("c", changes)] == [("alive", [1], "complete")]
+    assert carried_liveness("c", changes, 1) == [] and carried_liveness("c", [], None) == []

@@ -15,7 +15,7 @@ from pyspark.sql import functions as F
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from schemas.tables import REPLAY_TIMES
-from state_machine.carried import carried_cluster, controller_changes
+from state_machine.carried import broker_changes, carried_cluster, controller_changes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.events import Event, event_from_mapping
@@ -212,12 +212,12 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     # Monday's rows stay; Tuesday's are the core's replay of Tuesday's events behind what Monday's
     # rows carry (built here from the core's replay of Monday, not from the tables).
     monday_replayed = replay_cluster("nightly", events[:cut], resolve_era("2.4"))
-    monday_changes = controller_changes(events[:cut])
-    assert monday_changes   # the history's failovers: Monday's run recorded them, and Tuesday's carries the highest
+    # Monday's run recorded its failovers and broker changes; Tuesday's carries what they left.
     monday_run = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id != '{summary.run_id}'").first()
-    assert json.loads(monday_run["controller_changes"]) == {"nightly": [[_iso(t), epoch, controller]
-                                                                       for t, epoch, controller in monday_changes]}
-    carried = carried_cluster("nightly", monday_replayed, start, monday_changes)
+    for name, changes in (("controller_changes", controller_changes(events[:cut])),
+                          ("broker_changes", broker_changes(events[:cut]))):
+        assert changes and json.loads(monday_run[name]) == {"nightly": [[_iso(t), *rest] for t, *rest in changes]}
+    carried = carried_cluster("nightly", monday_replayed, start, events[:cut])
     assert {(c.topic, c.partition) for c in carried if c.event_type == "PartitionStateCarried"} == monday_partitions
     expected_tuesday = _replayed_by_the_core(carried + events[cut:], "nightly", "2.4", start)
     assert expected_tuesday != _replayed_by_the_core(events[cut:], "nightly", "2.4", start)   # the carry matters here
@@ -353,7 +353,7 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     events = tmp_path / "events.jsonl"
     write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
     wh = str(tmp_path / "warehouse")
-    since = ("time_windows", "controller_changes")
+    since = ("time_windows", "controller_changes", "broker_changes")
     earlier = tuple(f for f in TABLES["audit_runs"] if f.name not in since)
     monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before these columns made it
     then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
@@ -365,6 +365,7 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     assert held.columns == [f.name for f in TABLES["audit_runs"]]
     windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
     assert windows[then.run_id] is None
-    assert [r["controller_changes"] is None for r in held.where(f"run_id = '{then.run_id}'").collect()] == [True]
+    assert [r[name] is None for r in held.where(f"run_id = '{then.run_id}'").collect() for name in since[1:]] == \
+        [True, True]
     times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
     assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
