@@ -49,7 +49,7 @@ from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, e
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
-from state_machine.carried import CARRIED_SEQ, carried_controller, carried_liveness
+from state_machine.carried import CARRIED_SEQ, carried_configs, carried_controller, carried_liveness
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
 
@@ -519,7 +519,8 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     start (PartitionStateCarried), each replica's last replica_timeline row before it
     (ReplicaStateCarried), the highest controller epoch of the cluster's rows and of the
     controller changes earlier audits recorded before it (ControllerEpochCarried), and which
-    brokers the liveness changes they recorded left alive and dead (LivenessCarried). So the
+    brokers the liveness changes they recorded left alive and dead (LivenessCarried), and the
+    unclean-election settings they recorded last (ConfigObserved). So the
     nightly audit of a night's logs goes on from the night before.
     (state_machine.carried.carried_cluster builds the same from the core's rows.) None when
     nothing is carried (no earlier rows, or an input without event times)."""
@@ -549,7 +550,8 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     changes = recorded_changes(spark, warehouse, clusters)
     cluster_wide = [tuple(e) for cluster, start in starts for e in (
         carried_controller(cluster, [row_epochs.get(cluster)], changes["controller_changes"].get(cluster, ()), start)
-        + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start))]
+        + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start)
+        + carried_configs(cluster, changes["config_changes"].get(cluster, ()), start))]
     if cluster_wide:
         carried.append(spark.createDataFrame(cluster_wide, event_struct()))
     return reduce(DataFrame.unionByName, carried) if carried else None
@@ -557,7 +559,7 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
 
 # audit_runs columns of the changes a run's input shows (state_machine.carried's controller_changes
 # and broker_changes): each [time, ...] in recorded order, per cluster. The next audit carries them.
-RECORDED_CHANGES = ("controller_changes", "broker_changes")
+RECORDED_CHANGES = ("controller_changes", "broker_changes", "config_changes")
 
 
 def changes_of(profile: dict[tuple, dict], name: str) -> dict[str, list[tuple]]:

@@ -33,7 +33,7 @@ from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
 from state_machine import events as E
-from state_machine.carried import LIVENESS_CHANGES
+from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFIG
 
 EXTRA = (  # columns of the parse output beyond the event's own
     ("kind", T.StringType()), ("file", T.StringType()), ("block", T.LongType()), ("local_line", T.LongType()),
@@ -469,17 +469,20 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
 
 def profile_aggregates() -> dict:
     """What the pass that keeps the events also learns of each (cluster, event_type): its first
-    and last event time (the run's time window), its controller and liveness changes, how many rows hold
-    each field (a field held by none is not sent to the replay) and the values of the
-    few-valued fields (sent as codes)."""
+    and last event time (the run's time window), its controller, liveness and unclean-setting
+    changes, how many rows hold each field (a field held by none is not sent to the replay)
+    and the values of the few-valued fields (sent as codes)."""
     failover = (F.col("event_type") == E.CONTROLLER_FAILOVER) & F.col("controller_epoch").isNotNull()
     liveness = F.col("event_type").isin(*LIVENESS_CHANGES) & F.col("brokers").isNotNull()
+    unclean_setting = F.col("event_type").isin(*CONFIG_EVENTS) & (F.col("config_name") == UNCLEAN_CONFIG)
     return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),
             # Each led by its seq (jobs.audit.recorded_changes): (time, epoch, controller) of each
-            # controller change, (time, event type, brokers) of each liveness change.
+            # controller change, (time, event type, brokers) of each liveness change, (time,
+            # topic, value) of each unclean-election setting.
             "controller_changes": F.collect_list(F.when(failover, F.struct(
                 "seq", "event_time_ms", "controller_epoch", "controller_id"))),
             "broker_changes": F.collect_list(F.when(liveness, F.struct("seq", "event_time_ms", "event_type", "brokers"))),
+            "config_changes": F.collect_list(F.when(unclean_setting, F.struct("seq", "event_time_ms", "topic", "config_value"))),
             **{f"held_{n}": F.count(n) for n in EVENT_FIELD_NAMES},
             **{f"values_{n}": F.collect_set(n) for n in FEW_VALUED_FIELDS if n != "event_type"}}
 

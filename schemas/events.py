@@ -88,7 +88,8 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "A config value a broker reported in effect: its startup 'KafkaConfig values:' dump (0.8: 'Property k is "
                  "overridden to v') (topic null = broker-wide default), or 'Created log for partition ... with properties {...}' (the topic's config; from 3.0 only its overrides, "
                  "so an absent key is config_value null). The replay learns unclean.leader.election.enable; unlike a ConfigChange it "
-                 "starts no election."),
+                 "starts no election. The audit also puts one ahead of a night's events for each unclean setting earlier "
+                 "audits recorded last (`audit_runs.config_changes`; detail 'carried')."),
     # Recorded decisions
     EventTypeDoc("PartitionStateChange", "decision", "partition", ("to_state",),
                  "The controller logged a partition state change; leader/leader_epoch/isr set where the line carries the LeaderAndIsr."),

@@ -89,6 +89,11 @@ AUDIT_RUNS = (
                                             "brokers]. A later audit of the cluster carries which brokers they left alive "
                                             "and dead before its window (LivenessCarried). Null on runs recorded before "
                                             "this column."),
+    Field("config_changes", "string", True, "Per cluster, the unclean.leader.election.enable settings of the run's input "
+                                            "(ConfigChange, ConfigObserved), in recorded order, as JSON: [time (UTC, ISO "
+                                            "8601), topic (null: the cluster's default), value (null: the override "
+                                            "removed)]. A later audit of the cluster carries the last of each before its "
+                                            "window (ConfigObserved). Null on runs recorded before this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

@@ -9,6 +9,7 @@ from typing import Iterable
 
 from state_machine import events as E
 from state_machine.events import Event
+from state_machine.replay import UNCLEAN_CONFIG  # the one setting the replay reads
 
 # Ahead of every event of the partition (an events file may hold negative seqs).
 CARRIED_SEQ = -(2 ** 63)
@@ -108,14 +109,41 @@ def carried_liveness(cluster: str, changes: Iterable[tuple], start_ms: int | Non
     return out
 
 
+CONFIG_EVENTS = (E.CONFIG_CHANGE, E.CONFIG_OBSERVED)
+
+
+def config_changes(events: Iterable[Event]) -> list[tuple[int | None, str | None, str | None]]:
+    """The unclean-election settings among `events`, in their order: (event time, topic (None:
+    the cluster's default), value (None: the override removed)) of each ConfigChange or
+    ConfigObserved of unclean.leader.election.enable. The audit keeps them
+    (audit_runs.config_changes) for the next night."""
+    return [(e.event_time_ms, e.topic, e.config_value) for e in events
+            if e.event_type in CONFIG_EVENTS and e.config_name == UNCLEAN_CONFIG]
+
+
+def carried_configs(cluster: str, changes: Iterable[tuple], start_ms: int | None = None) -> list[Event]:
+    """ConfigObserved: the last unclean-election setting of the cluster and of each topic that
+    `changes` (config_changes, in order) set before `start_ms`. A value in effect, learnt:
+    no election runs for it (a ConfigChange's re-election ran the night it was made)."""
+    last: dict[str | None, str | None] = {}
+    for at, topic, value in changes:
+        if start_ms is None or (at is not None and at < start_ms):
+            last[topic] = value
+    return [Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.CONFIG_OBSERVED, topic=topic,
+                  config_name=UNCLEAN_CONFIG, config_value=value, detail="carried")
+            for topic, value in sorted(last.items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))]
+
+
 def carried_cluster(cluster: str, results: dict, start_ms: int | None = None, earlier: Iterable[Event] = ()) -> list[Event]:
     """carried_events of every partition of state_machine.cluster.replay_cluster's `results`,
     after carried_controller of their timeline rows and the controller changes of `earlier`
-    (the events replayed), and carried_liveness of `earlier`'s broker changes, before `start_ms`."""
+    (the events replayed), carried_liveness of `earlier`'s broker changes and carried_configs
+    of its unclean-election settings, before `start_ms`."""
     earlier = list(earlier)
     epochs = [r.controller_epoch for res in results.values() for r in res.timeline
               if start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)]
     return (carried_controller(cluster, epochs, controller_changes(earlier), start_ms)
             + carried_liveness(cluster, broker_changes(earlier), start_ms)
+            + carried_configs(cluster, config_changes(earlier), start_ms)
             + [e for (topic, partition), r in sorted(results.items())
                for e in carried_events(cluster, topic, partition, r.timeline, r.replica_timeline, start_ms)])

@@ -245,3 +245,41 @@ def test_carried_liveness_follows_the_changes_in_order_and_stops_at_the_start():
         [("LivenessCarried", "alive", [2, 5], None), ("LivenessCarried", "dead", [4], None)]
     assert [(c.to_state, c.brokers, c.detail) for c in carried_liveness("c", changes)] == [("alive", [1], "complete")]
     assert carried_liveness("c", changes, 1) == [] and carried_liveness("c", [], None) == []
+
+
+@pytest.mark.parametrize("era", ["0.8.2", "2.4"])
+def test_a_topics_unclean_setting_is_carried_into_the_next_night(era):
+    # The topic forbade unclean elections the evening before, and its only ISR member failed.
+    # Just after midnight a new controller takes over: the offline partition must stay offline,
+    # as in the whole history; the era's default (allowed before 2.0) would elect 2 uncleanly.
+    from state_machine.carried import carried_cluster, carried_configs, config_changes
+    from state_machine.cluster import replay_cluster
+
+    events = build([*BASE, e("ConfigChange", topic="t", config_name="unclean.leader.election.enable", config_value="false"),
+                    e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("BrokerFailure", brokers=[1]),
+                    e("ControllerFailover", brokers=[2, 3], **C2)])
+    cut = 6
+    resolved = resolve_era(era)
+    changes = config_changes(events[:cut])
+    assert changes == [(events[3].event_time_ms, "t", "false")]
+    assert [(c.event_type, c.topic, c.config_name, c.config_value) for c in carried_configs("c", changes, events[cut].event_time_ms)] \
+        == [("ConfigObserved", "t", "unclean.leader.election.enable", "false")]
+    carried = carried_cluster("c", replay_cluster("c", events[:cut], resolved), events[cut].event_time_ms, events[:cut])
+    whole = replay_cluster("c", events, resolved)[("t", 0)]
+    night = replay_cluster("c", carried + events[cut:], resolved)[("t", 0)]
+    assert whole.violations == night.violations == []
+    assert [r[3:] for r in night.timeline] == [r[3:] for r in whole.timeline if r.seq >= events[cut].seq]
+    unset = replay_cluster("c", [c for c in carried if c.event_type != "ConfigObserved"] + events[cut:], resolved)[("t", 0)]
+    if era == "0.8.2":   # the default allows it
+        assert [(r.leader, r.election) for r in unset.timeline] == [(2, "unclean")]
+    else:                # the default forbids it: the setting changes nothing
+        assert unset.timeline == night.timeline
+
+
+def test_the_last_unclean_setting_of_each_topic_and_of_the_cluster_before_the_start_is_carried():
+    from state_machine.carried import carried_configs
+
+    changes = [(1, None, "true"), (2, "a", "false"), (3, "b", "true"), (4, "a", None), (9, "b", "false")]
+    got = carried_configs("c", changes, 5)
+    assert [(c.topic, c.config_value, c.seq < 0) for c in got] == [(None, "true", True), ("a", None, True), ("b", "true", True)]
+    assert [(c.topic, c.config_value) for c in carried_configs("c", changes)] == [(None, "true"), ("a", None), ("b", "false")]

@@ -15,7 +15,7 @@ from pyspark.sql import functions as F
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from schemas.tables import REPLAY_TIMES
-from state_machine.carried import broker_changes, carried_cluster, controller_changes
+from state_machine.carried import broker_changes, carried_cluster, config_changes, controller_changes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.events import Event, event_from_mapping
@@ -212,10 +212,10 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     # Monday's rows stay; Tuesday's are the core's replay of Tuesday's events behind what Monday's
     # rows carry (built here from the core's replay of Monday, not from the tables).
     monday_replayed = replay_cluster("nightly", events[:cut], resolve_era("2.4"))
-    # Monday's run recorded its failovers and broker changes; Tuesday's carries what they left.
+    # Monday's run recorded its failovers, broker changes and unclean settings; Tuesday's carries what they left.
     monday_run = table(spark, tmp_path / "nightly", "audit_runs").where(f"run_id != '{summary.run_id}'").first()
     for name, changes in (("controller_changes", controller_changes(events[:cut])),
-                          ("broker_changes", broker_changes(events[:cut]))):
+                          ("broker_changes", broker_changes(events[:cut])), ("config_changes", config_changes(events[:cut]))):
         assert changes and json.loads(monday_run[name]) == {"nightly": [[_iso(t), *rest] for t, *rest in changes]}
     carried = carried_cluster("nightly", monday_replayed, start, events[:cut])
     assert {(c.topic, c.partition) for c in carried if c.event_type == "PartitionStateCarried"} == monday_partitions
@@ -353,7 +353,7 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     events = tmp_path / "events.jsonl"
     write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
     wh = str(tmp_path / "warehouse")
-    since = ("time_windows", "controller_changes", "broker_changes")
+    since = ("time_windows", "controller_changes", "broker_changes", "config_changes")
     earlier = tuple(f for f in TABLES["audit_runs"] if f.name not in since)
     monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before these columns made it
     then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
@@ -366,6 +366,6 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
     assert windows[then.run_id] is None
     assert [r[name] is None for r in held.where(f"run_id = '{then.run_id}'").collect() for name in since[1:]] == \
-        [True, True]
+        [True, True, True]
     times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
     assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
