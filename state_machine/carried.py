@@ -9,10 +9,16 @@ from typing import Iterable
 
 from state_machine import events as E
 from state_machine.events import Event
-from state_machine.replay import UNCLEAN_CONFIG  # the one setting the replay reads
+from state_machine.replay import UNCLEAN_CONFIG, mark_alive, mark_dead  # the one setting the replay reads; its liveness rules
 
 # Ahead of every event of the partition (an events file may hold negative seqs).
 CARRIED_SEQ = -(2 ** 63)
+
+
+def _before(at: int | None, start_ms: int | None) -> bool:
+    """Whether a row or change at time `at` comes before the carried state's start (every one
+    when there is no start; one with no time only then)."""
+    return start_ms is None or (at is not None and at < start_ms)
 
 
 def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, replica_rows: Iterable,
@@ -20,13 +26,10 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
     """The carried state of one partition whose replay wrote `rows` (TimelineRow) and
     `replica_rows` (ReplicaRow), in order: its last timeline row before `start_ms` and each
     replica's last row before it (every row when None)."""
-    def before(r) -> bool:
-        return start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)
-
     out = []
     last = None
     for r in rows:
-        if before(r):
+        if _before(r.valid_from, start_ms):
             last = r
     if last is not None:
         out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=last.valid_from,
@@ -34,7 +37,7 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
                          detail="inferred" if last.inferred else None, to_state=last.partition_state,
                          leader=last.leader, leader_epoch=last.leader_epoch, isr=list(last.isr),
                          replicas=list(last.replicas), controller_epoch=last.controller_epoch))
-    states = {r.replica: r for r in replica_rows if before(r)}
+    states = {r.replica: r for r in replica_rows if _before(r.valid_from, start_ms)}
     out += [Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=r.valid_from, event_type=E.REPLICA_STATE_CARRIED,
                   topic=topic, partition=partition, source_file=r.source, detail="inferred" if r.inferred else None,
                   replica=r.replica, to_state=r.replica_state)
@@ -59,7 +62,7 @@ def carried_controller(cluster: str, row_epochs: Iterable[int | None], changes: 
     gives them), with the controller the first change of that epoch names. None seen: nothing."""
     epoch, controller_of = max((e for e in row_epochs if e is not None), default=None), {}
     for at, changed_to, controller in changes:
-        if start_ms is None or (at is not None and at < start_ms):
+        if _before(at, start_ms):
             epoch = changed_to if epoch is None else max(epoch, changed_to)
             if controller is not None:
                 controller_of.setdefault(changed_to, controller)
@@ -89,16 +92,14 @@ def carried_liveness(cluster: str, changes: Iterable[tuple], start_ms: int | Non
     dead: set[int] = set()
     complete = False
     for at, event_type, brokers in changes:
-        if start_ms is not None and (at is None or at >= start_ms):
+        if not _before(at, start_ms):
             continue
         if event_type == E.CONTROLLER_FAILOVER:
             live, dead, complete = set(brokers), set(), True
         elif event_type == E.BROKER_FAILURE:
-            live.difference_update(brokers)
-            dead.update(brokers)
+            mark_dead(live, dead, brokers)
         else:
-            live.update(brokers)
-            dead.difference_update(brokers)
+            mark_alive(live, dead, brokers)
     out = []
     if live or complete:
         out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.LIVENESS_CARRIED, to_state="alive",
@@ -127,7 +128,7 @@ def carried_configs(cluster: str, changes: Iterable[tuple], start_ms: int | None
     no election runs for it (a ConfigChange's re-election ran the night it was made)."""
     last: dict[str | None, str | None] = {}
     for at, topic, value in changes:
-        if start_ms is None or (at is not None and at < start_ms):
+        if _before(at, start_ms):
             last[topic] = value
     return [Event(cluster=cluster, seq=CARRIED_SEQ, event_type=E.CONFIG_OBSERVED, topic=topic,
                   config_name=UNCLEAN_CONFIG, config_value=value, detail="carried")
@@ -140,8 +141,7 @@ def carried_cluster(cluster: str, results: dict, start_ms: int | None = None, ea
     (the events replayed), carried_liveness of `earlier`'s broker changes and carried_configs
     of its unclean-election settings, before `start_ms`."""
     earlier = list(earlier)
-    epochs = [r.controller_epoch for res in results.values() for r in res.timeline
-              if start_ms is None or (r.valid_from is not None and r.valid_from < start_ms)]
+    epochs = [r.controller_epoch for res in results.values() for r in res.timeline if _before(r.valid_from, start_ms)]
     return (carried_controller(cluster, epochs, controller_changes(earlier), start_ms)
             + carried_liveness(cluster, broker_changes(earlier), start_ms)
             + carried_configs(cluster, config_changes(earlier), start_ms)

@@ -84,6 +84,18 @@ class Step(NamedTuple):
     assignment: tuple[int, ...] = ()  # NewPartition steps: the AR loaded from ZooKeeper
 
 
+def mark_alive(live: set[int], dead: set[int], brokers) -> None:
+    """The liveness rule of a startup (or controlled shutdown): `brokers` alive, no longer dead."""
+    live.update(brokers)
+    dead.difference_update(brokers)
+
+
+def mark_dead(live: set[int], dead: set[int], brokers) -> None:
+    """The liveness rule of a failure: `brokers` dead, no longer alive."""
+    live.difference_update(brokers)
+    dead.update(brokers)
+
+
 def _unclean_value(event: Event) -> bool | None:
     """The unclean.leader.election.enable setting a config event carries (None: no override)."""
     return None if event.config_value is None else event.config_value.strip().lower() == "true"
@@ -854,11 +866,9 @@ class PartitionReplay:
         brokers = set(record.brokers or ())
         self.liveness_known = True
         if record.to_state == "dead":
-            self.live.difference_update(brokers)
-            self.dead.update(brokers)
+            mark_dead(self.live, self.dead, brokers)
         else:
-            self.live.update(brokers)
-            self.dead.difference_update(brokers)
+            mark_alive(self.live, self.dead, brokers)
             if record.detail == "complete":
                 self.liveness_complete = True
 
@@ -1406,16 +1416,13 @@ class ControllerOperations:
         rp.liveness_known = True
         t = event.event_type
         if t == E.BROKER_STARTUP:
-            rp.live.update(brokers)
-            rp.dead.difference_update(brokers)
+            mark_alive(rp.live, rp.dead, brokers)
             rp.shutting_down.difference_update(brokers)
         elif t == E.BROKER_FAILURE:
-            rp.live.difference_update(brokers)
-            rp.dead.update(brokers)
+            mark_dead(rp.live, rp.dead, brokers)
             rp.shutting_down.difference_update(brokers)
         elif t == E.CONTROLLED_SHUTDOWN:
-            rp.live.update(brokers)
-            rp.dead.difference_update(brokers)
+            mark_alive(rp.live, rp.dead, brokers)
             rp.shutting_down.update(brokers)
         return brokers
 
