@@ -186,6 +186,16 @@ def _isr_change(m: re.Match, ctx: LineContext) -> list:
                    zk_version=int(v) if v is not None else None, recording_broker=p.broker)]
 
 
+def _isr_update_failed(m: re.Match, ctx: LineContext) -> list:
+    """The leader's ISR write that did not commit: the proposal it logged just before ("Shrinking
+    ISR ...") changed nothing. The partition and the leader are the prefix's."""
+    p = ctx.prefix
+    if p.kind != "partition" or p.broker is None:
+        raise ValueError("failed ISR update without its [Partition t-0 broker=N] prefix: the partition is unknown")
+    return [_event("IsrUpdateFailed", topic=p.topic, partition=p.partition, leader=p.broker, detail=m.group(0),
+                   recording_broker=p.broker)]
+
+
 # `unclean.leader.election.enable` inside a printed config: `k -> v, ` (a Scala Map, 2.8 and
 # before), `k=v, ` (a Java Map, 3.0+), `\tk = v` (AbstractConfig.logAll, one key per line).
 _UNCLEAN_VALUE = re.compile(r"(?:^|[\s,])unclean\.leader\.election\.enable(?: -> |=| = )(?P<v>\w+)")
@@ -768,16 +778,19 @@ PATTERNS: tuple[MessagePattern, ...] = (
          rf"ISR updated to (?P<new>{_IDS}) +(?:\(under-min-isr\) )?and version updated to \[?(?P<v>\d+)\]?$", _isr_change),
     # The leader's ZK write failed (another writer bumped the zkVersion, e.g. the controller after
     # a leader change) or the controller rejected the proposal: the ISR did not change. The
-    # "Shrinking/Expanding ISR" event just before it was a proposal that did not commit.
+    # "Shrinking/Expanding ISR" event just before it was a proposal that did not commit
+    # (IsrUpdateFailed; the replay holds a proposal until the partition's next event).
     _row("srv.isr.stale", "Partition.scala updateIsr @0.8.0..@2.3 (`[%d]`), maybeUpdateIsrAndVersion @2.4..@2.7", "0.8.0",
-         "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$"),
+         "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$",
+         _isr_update_failed),
     _row("srv.isr.failed.2_7", "Partition.scala handleAlterIsrResponse @2.7.0..@2.7.2 (WARN; the Giving-up ones DEBUG)",
-         "2.7.0", "2.7.2", "controller", r"Controller failed to update ISR to .*\. (?:Retrying|Giving up)\.$"),
+         "2.7.0", "2.7.2", "controller", r"Controller failed to update ISR to .*\. (?:Retrying|Giving up)\.$",
+         _isr_update_failed),
     _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
-         "2.8.0", None, "failed", r"Failed to update ISR to .*$"),
+         "2.8.0", None, "failed", r"Failed to update ISR to .*$", _isr_update_failed),
     _row("srv.isr.rejected", "Partition.scala handleAlterPartitionError @3.3.2..@3.9 (the ISR is reset, not changed)",
          "3.3.0", None, "failed", r"Failed to alter partition to .* since the controller rejected the request with \w+\. "
-         r"Partition state has been reset to the latest committed state .*$"),
+         r"Partition state has been reset to the latest committed state .*$", _isr_update_failed),
     # Partition.createLog (ZK and KRaft brokers): a replica's log opened, no leadership or ISR.
     _row("srv.log.no_checkpoint", "Partition.scala @0.10.2.0..@4.x (0.8.2-0.10.1 print [t,0])", "0.10.2.0", None, "no",
          r"No checkpointed highwatermark is found for partition \S+-\d+$"),

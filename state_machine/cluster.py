@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, NamedTuple
 from state_machine import events as E
 from state_machine.eras import Era
 from state_machine.events import Event
-from state_machine.replay import PartitionReplay, ReplayResult, handlers_for
+from state_machine.replay import ON_ISR_UPDATE_FAILED, PartitionReplay, ReplayResult, handlers_for
 from state_machine.states import PartitionState as P
 
 PartitionKey = tuple[str, int]
@@ -188,6 +188,8 @@ def replay_cluster(cluster: str, events: list[Event], era: Era) -> dict[Partitio
             if handler is None:
                 rp.feed(e)  # raises: not replayable in this era
             rp.events_replayed += 1
+            if rp.isr_proposal is not None and handler is not ON_ISR_UPDATE_FAILED:
+                rp.commit_isr_proposal()
             handler(rp, e)
             continue
         s = scope(e)
@@ -210,5 +212,7 @@ def replay_cluster(cluster: str, events: list[Event], era: Era) -> dict[Partitio
             if handler is None:
                 target.feed(e)  # raises: not replayable in this era
             target.events_replayed += 1  # target.feed(e), inlined as above
+            if target.isr_proposal is not None:
+                target.commit_isr_proposal()
             handler(target, e)
     return {key: ReplayResult(*rp.finish()) for key, rp in replays.items()}

@@ -181,7 +181,7 @@ class PartitionReplay:
         "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "isr_removed_by_write", "isr_unrecorded", "pending", "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
+        "isr_removed_by_write", "isr_unrecorded", "isr_proposal", "pending", "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
         "events_replayed", "_handlers", "observer", "__dict__",
     )
 
@@ -242,6 +242,9 @@ class PartitionReplay:
         # The open row is an election whose line named the leader alone (ZK <= 1.0): its ISR
         # and leader epoch wait for the LeaderAndIsr request the controller logs next.
         self.isr_unrecorded = False
+        # A leader's ISR proposal ("Shrinking ISR from ..."), held until the partition's next
+        # event: its write may fail (IsrUpdateFailed, the line right after it). See feed.
+        self.isr_proposal: Event | None = None
         # Work in progress and output.
         self.pending: list[Step] = []
         self._rows: list[TimelineRow] = []
@@ -263,6 +266,8 @@ class PartitionReplay:
         handler = self._handlers.get(event.event_type)
         if handler is None:
             raise ValueError(f"{provenance(event)}: event type {event.event_type!r} is not replayable in era {self.era.name}")
+        if self.isr_proposal is not None and handler is not ON_ISR_UPDATE_FAILED:
+            self.commit_isr_proposal()
         handler(self, event)
 
     def feed_all(self, events: Iterable[Event]) -> "PartitionReplay":
@@ -279,6 +284,8 @@ class PartitionReplay:
 
     def finish(self) -> tuple[list[TimelineRow], list[ReplicaRow], list[Violation]]:
         """Apply what is still pending, report an unmatched logged unclean election, close."""
+        if self.isr_proposal is not None:
+            self.commit_isr_proposal()
         self._flush(None)
         for logged in self.unclean_logged:
             self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
@@ -1110,7 +1117,30 @@ class PartitionReplay:
         self._emit(record, None, False)
 
     def on_isr_change(self, event: Event) -> None:
-        """A leader shrank or expanded the ISR: its own write, same leader epoch."""
+        """A leader shrank or expanded the ISR: its own write, same leader epoch. A proposal
+        (no zk_version: "Shrinking ISR from ..." is logged before the write) is held until the
+        partition's next event, which commits it unless it says that the write failed."""
+        if event.zk_version is None:
+            self.isr_proposal = event
+            return
+        self._isr_write(event)
+
+    def commit_isr_proposal(self) -> None:
+        """The held proposal's write went through: no failure line came before the next event."""
+        event, self.isr_proposal = self.isr_proposal, None
+        self._isr_write(event)
+
+    def on_isr_update_failed(self, event: Event) -> None:
+        """The leader's write did not commit ("Cached zkVersion [N] not equal to that in zookeeper,
+        skip updating ISR"; 2.7+ the controller refused its AlterIsr): its held proposal changed
+        nothing. Often the controller moved the partition on first (a new leader or ISR, a higher
+        zkVersion) and the leader's cache is behind: Kafka's conditional write fenced it off, so
+        it is no violation (KAFKA-2729 logs such pairs for hours)."""
+        held = self.isr_proposal
+        if held is not None and (event.leader is None or held.leader in (None, event.leader)):
+            self.isr_proposal = None
+
+    def _isr_write(self, event: Event) -> None:
         if (self.pending and tuple(event.isr) == self.isr and event.leader in (None, self.leader)
                 and event.leader_epoch in (None, self.leader_epoch)):
             # The commit line of the change just replayed ("Expanding ISR ..." then "ISR updated
@@ -1653,8 +1683,11 @@ CARRIED_HANDLERS = {
     E.LIVENESS_CARRIED: PartitionReplay.on_liveness_carried,
 }
 ZK_HANDLERS.update(CARRIED_HANDLERS)
+# The one handler that does not first commit a held ISR proposal (PartitionReplay.feed).
+ON_ISR_UPDATE_FAILED = PartitionReplay.on_isr_update_failed
 ZK_HANDLERS.update({
     E.ISR_CHANGE: PartitionReplay.on_isr_change,
+    E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
     E.CONFIG_OBSERVED: PartitionReplay.on_config_observed,
     E.PARTITION_STATE_CHANGE: PartitionReplay.on_partition_state_change,
@@ -1680,6 +1713,7 @@ KRAFT_HANDLERS = {
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
     E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
     E.ISR_CHANGE: PartitionReplay.on_broker_copy_kraft,   # a KRaft leader's "ISR updated to": its AlterPartition, in the log already
+    E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,   # holds nothing here: the metadata log has what committed
     **CARRIED_HANDLERS,
 }
 

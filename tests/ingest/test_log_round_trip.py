@@ -17,6 +17,7 @@ is not among the faults: a Raft log's batch epochs never decrease, so no dump ca
 from __future__ import annotations
 
 import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -125,3 +126,26 @@ def test_of_several_nodes_copies_of_a_record_the_first_in_recorded_order_is_kept
     records = [e for e in ingested.events if e.source_offset is not None and e.event_type != "ControllerFailover"]
     assert records and {e.recording_broker for e in records} == {9}
     assert all("/broker-9/" in e.source_file for e in records)
+
+
+SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
+
+
+def test_isr_writes_zookeeper_refused_change_nothing():
+    """KAFKA-2729's pattern (fixture README): a leader that lost the leadership without knowing
+    it logs "Shrinking ISR from 1,2,3 to 1" and "Cached zkVersion 0 not equal to that in
+    zookeeper, skip updating ISR", three times. Each proposal is an IsrChange, each failure an
+    IsrUpdateFailed that drops it: no row and no violation. Without the failure lines each
+    proposal would be a write by a broker that no longer leads."""
+    ingested = ingest_files(log_files(SCENARIOS / "zk-2.4.1-stale-isr"), "stale")
+    assert ingested.quarantine == []
+    failed = [e for e in ingested.events if e.event_type == "IsrUpdateFailed"]
+    assert [(e.leader, e.source_line) for e in failed] == [(1, 6), (1, 8), (1, 10)]
+    assert all(e.source_file.endswith("broker-1/server.log") for e in failed)
+    (result,) = replay_cluster("stale", ingested.events, resolve_era("2.4")).values()
+    assert result.violations == []
+    assert [(t.partition_state, t.leader, t.leader_epoch, t.isr) for t in result.timeline] == [
+        ("NewPartition", -1, -1, ()), ("OnlinePartition", 1, 0, (1, 2, 3)), ("OfflinePartition", 1, 0, (1, 2, 3)),
+        ("OnlinePartition", 2, 1, (2, 3))]
+    (without,) = replay_cluster("stale", [e for e in ingested.events if e not in failed], resolve_era("2.4")).values()
+    assert [v.rule for v in without.violations] == ["LEADER_EPOCH_REGRESSION"] * 3

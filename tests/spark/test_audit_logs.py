@@ -86,6 +86,23 @@ def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, tmp_path
     assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
 
 
+def test_isr_writes_zookeeper_refused_are_no_violation(spark, tmp_path):
+    """A deposed leader's "Shrinking ISR" lines, each followed by "Cached zkVersion ... skip
+    updating ISR" (fixture README): nothing changed, nothing to report, in Spark as locally."""
+    scenario = SCENARIOS / "zk-2.4.1-stale-isr"
+    warehouse = tmp_path / "wh"
+    summary = run(spark, AuditConfig(inputs=[str(scenario)], warehouse=str(warehouse), cluster="stale"))
+    assert summary.records_quarantined == 0 and summary.eras["stale"].startswith("detected: 2.4.1")
+    assert table(spark, warehouse, "violations").count() == 0
+    timeline = table(spark, warehouse, "partition_timeline").orderBy("valid_from", "ordinal")
+    got = [(r.partition_state, r.leader, r.leader_epoch, r.isr, r.source.split("zk-2.4.1-stale-isr/")[1])
+           for r in timeline.collect()]
+    assert got == [("NewPartition", -1, -1, [], "broker-3/state-change.log:1"),
+                   ("OnlinePartition", 1, 0, [1, 2, 3], "broker-3/state-change.log:5"),
+                   ("OfflinePartition", 1, 0, [1, 2, 3], "broker-3/state-change.log:12"),
+                   ("OnlinePartition", 2, 1, [2, 3], "broker-3/state-change.log:13")]
+
+
 def test_line_numbers_and_quarantine_survive_splits(spark, tmp_path):
     """Small splits cut a file mid-record; every line is still numbered right, every bad
     line quarantined verbatim, and the counts reconcile."""
