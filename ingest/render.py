@@ -133,7 +133,7 @@ class Renderer:
     def __init__(self, version: str = "2.4.1") -> None:
         if version not in VERSIONS:
             raise ValueError(f"no renderer for Kafka {version}; one of {VERSIONS}")
-        family = FAMILY[version]
+        family = self.family = FAMILY[version]
         self.forms = {name: forms.get(family) for name, forms in FORMS.items()}
         self.topic_ids = family in ("D", "E", "F", "G")   # 2.8+: a new topic's assignment carries its id
         self.info = family in ("D", "E", "F", "G")   # 2.6+: a partition's New and Online lines at INFO (KAFKA-8470)
@@ -291,18 +291,17 @@ class Renderer:
         elif t == E.ISR_CHANGE:
             zk = e.zk_version if e.zk_version is not None else self.zk_version[key]
             self.zk_version[key] = zk + 1
-            old = self.isr.get(key) or e.isr
             # <= 1.0: the leader's INFO proposal (its ZK write, "ISR updated to ...", is TRACE before 2.4);
             # 2.4: that ZK write; 3.x: AlterPartition's answer ("" or " (under-min-isr)" between).
-            expanding = len(e.isr) > len(old)
-            if self.a:   # 0.10.2 names the partition [t,0] in a shrink, t-0 in an expansion
-                message = (f"Partition {ctp} on broker {e.leader}: {'Expanding' if expanding else 'Shrinking'} ISR for "
-                           f"partition {tp if expanding and not self.v0_8 else ctp} from {_ints(old)} to {_ints(e.isr)}")
+            if self.old:
+                self._isr_proposal(e, tp, ctp, key)
             else:
-                message = f"[Partition {tp} broker={e.leader}] " + (
-                    f"{'Expanding' if expanding else 'Shrinking'} ISR from {_ints(old)} to {_ints(e.isr)}" if self.old
-                    else self.forms["isr_updated"].format(**self._fields(e, zk)))
-            self._write(e.leader, "server.log", e.event_time_ms, "INFO", message, PARTITION)
+                self._write(e.leader, "server.log", e.event_time_ms, "INFO", self._partition_ident(e.leader, tp, ctp)
+                            + self.forms["isr_updated"].format(**self._fields(e, zk)), PARTITION)
+        elif t == E.ISR_CHANGE_PROPOSED:
+            self._isr_proposal(e, tp, ctp, key)
+        elif t == E.ISR_UPDATE_FAILED:
+            self._isr_update_failed(e, tp, ctp, key)
         elif t == E.STATE_CHANGE_FAILED:
             cid, epoch = self.controller
             change = f"from {e.from_state} to {e.to_state}"
@@ -316,6 +315,51 @@ class Renderer:
             self._sc(e, msg, "ERROR", (e.detail + "\n") if e.detail else "")
         else:
             self.skipped[t] += 1   # no line of this release says it (e.g. a topic's ConfigChange to false)
+
+    def _partition_ident(self, broker: int, tp: str, ctp: str) -> str:
+        """Partition.scala's logIdent: `Partition [t,0] on broker N: ` to 0.10, `[Partition t-0 broker=N] ` after."""
+        return f"Partition {ctp} on broker {broker}: " if self.a else f"[Partition {tp} broker={broker}] "
+
+    def _isr_proposal(self, e: Event, tp: str, ctp: str, key) -> None:
+        """A leader's `Shrinking/Expanding ISR from A to B`, before its write (maybeShrinkIsr /
+        maybeExpandIsr); 2.2+ shrinks add the offsets (KAFKA-7838); 2.8+ log no expansion before
+        its commit."""
+        old = self.isr.get(key) or e.isr
+        expanding = len(e.isr) > len(old)
+        verb = "Expanding" if expanding else "Shrinking"
+        if self.a:   # 0.10.2 names the partition [t,0] in a shrink, t-0 in an expansion
+            message = f"{verb} ISR for partition {tp if expanding and not self.v0_8 else ctp} from {_ints(old)} to {_ints(e.isr)}"
+        elif expanding and self.topic_ids:
+            self.skipped[e.event_type] += 1
+            return
+        elif expanding or self.forms["isr_updated"] is None:   # 1.0.2: before KAFKA-7838
+            message = f"{verb} ISR from {_ints(old)} to {_ints(e.isr)}"
+        else:
+            out = [b for b in old if b not in e.isr]
+            message = (f"{verb} ISR from {_ints(old)} to {_ints(e.isr)}. Leader: (highWatermark: 100, endOffset: 120). "
+                       "Out of sync replicas: " + " ".join(f"(brokerId: {b}, endOffset: 100)" for b in out) + ".")
+        self._write(e.leader, "server.log", e.event_time_ms, "INFO", self._partition_ident(e.leader, tp, ctp) + message,
+                    PARTITION)
+
+    def _isr_update_failed(self, e: Event, tp: str, ctp: str, key) -> None:
+        """The write that did not commit: its zkVersion was stale (to 2.7), or the controller
+        refused the AlterIsr (2.8-3.2 WARN) / AlterPartition (3.3+)."""
+        zk = max(self.zk_version[key] - 1, 0)
+        isr = _list(self.isr.get(key) or [])
+        if self.old:
+            message = f"Cached zkVersion [{zk}] not equal to that in zookeeper, skip updating ISR"
+        elif not self.topic_ids:   # 2.4.1
+            message = f"Cached zkVersion {zk} not equal to that in zookeeper, skip updating ISR"
+        elif self.family in ("D", "E"):   # 2.8, 3.2
+            message = (f"Failed to update ISR to PendingShrinkIsr(isr=Set({isr}), outOfSyncReplicaIds=Set()) due to "
+                       "unexpected NETWORK_EXCEPTION. Retrying.")
+        else:
+            message = (f"Failed to alter partition to PendingShrinkIsr(isr=Set({isr}), outOfSyncReplicaIds=Set()) since "
+                       "the controller rejected the request with INVALID_UPDATE_VERSION. Partition state has been reset "
+                       f"to the latest committed state CommittedPartitionState(isr=Set({isr}), "
+                       "leaderRecoveryState=RECOVERED).")
+        self._write(e.leader, "server.log", e.event_time_ms, "INFO", self._partition_ident(e.leader, tp, ctp) + message,
+                    PARTITION)
 
     def _send_leader_and_isr(self, e: Event, tp: str, zk: int) -> None:
         """The controller's LeaderAndIsr request for the partition, as its state-change.log

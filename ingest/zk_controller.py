@@ -171,19 +171,26 @@ def _unclean_enabled(m: re.Match, ctx: LineContext) -> list:
 # --- builders: server.log -------------------------------------------------------------------
 
 def _isr_change(m: re.Match, ctx: LineContext) -> list:
-    """The leader's own ISR write; the leader is the broker of the `[Partition t-0 broker=N] `
-    prefix. Both the proposal (`Shrinking ISR ...`) and, where written, its commit (`ISR updated
-    to ...`, which adds the zkVersion) are events: the commit is the only INFO line in 2.8+
-    expansions and the shrink the only INFO line before 2.4; the replay ignores the repeat of an
-    unchanged ISR (PartitionReplay.on_isr_change)."""
+    """The leader's committed ISR write (`ISR updated to ...`, with its zkVersion); the leader is
+    the broker of the `[Partition t-0 broker=N] ` prefix. INFO from 2.4, TRACE before."""
+    return _leader_isr_event("IsrChange", m, ctx, int(m["v"]))
+
+
+def _isr_proposal(m: re.Match, ctx: LineContext) -> list:
+    """The leader's proposal (`Shrinking ISR from A to B`, `Expanding ...`), logged before its
+    write: the only INFO record of the write before 2.4, and the write may fail (IsrUpdateFailed).
+    The replay reads it by era (PartitionReplay.on_isr_change_proposed)."""
+    return _leader_isr_event("IsrChangeProposed", m, ctx, None)
+
+
+def _leader_isr_event(event_type: str, m: re.Match, ctx: LineContext, zk_version: int | None) -> list:
     p = ctx.prefix
     if p.kind != "partition" or p.broker is None:
         raise ValueError("ISR change without its [Partition t-0 broker=N] prefix: the leader is unknown")
     gd = m.groupdict()
     topic, partition = parse_partition(gd["tp"]) if gd.get("tp") else (p.topic, p.partition)
-    v = gd.get("v")
-    return [_event("IsrChange", topic=topic, partition=partition, leader=p.broker, isr=_ints(m["new"]),
-                   zk_version=int(v) if v is not None else None, recording_broker=p.broker)]
+    return [_event(event_type, topic=topic, partition=partition, leader=p.broker, isr=_ints(m["new"]),
+                   zk_version=zk_version, recording_broker=p.broker)]
 
 
 def _isr_update_failed(m: re.Match, ctx: LineContext) -> list:
@@ -748,12 +755,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # §2.7 ISR changes by partition leaders (server.log, kafka.cluster.Partition) -----------------
     _row("srv.isr.shrink.old", "Partition.scala maybeShrinkIsr @0.8.0..@0.10.2 (prefix `Partition [t,0] on broker N: `)",
          "0.8.0", "0.10.2.2", "shrinking",
-         rf"Shrinking ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+         rf"Shrinking ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_proposal),
     _row("srv.isr.expand.old", "Partition.scala maybeExpandIsr @0.8.0..@0.10.2 (`[t,0]`, `t-0` in 0.10.2)",
          "0.8.0", "0.10.2.2", "expanding",
-         rf"Expanding ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+         rf"Expanding ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_proposal),
     _row("srv.isr.shrink", "Partition.scala maybeShrinkIsr @0.11..@2.1", "0.11.0.0", "2.1.1", "shrinking",
-         rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+         rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_proposal),
     # 2.7+ with AlterIsr this is the leader's proposal; its commit is the "version updated" row.
     _row("srv.leader_starts.old", "Partition.scala makeLeader @0.11.0.3..@2.4.0 (prefix `Partition [t,0] on broker N: ` "
          "in 0.11, `[Partition t-0 broker=N] ` from 1.0)",
@@ -766,9 +773,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Previous leader epoch was -?\d+\.$", _leader_starts_old),
     _row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
          rf"Shrinking ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})\. Leader: \(highWatermark: -?\d+, endOffset: -?\d+\)\. "
-         r"Out of sync replicas: .*$", _isr_change),
+         r"Out of sync replicas: .*$", _isr_proposal),
     _row("srv.isr.expand", "Partition.scala maybeExpandIsr @0.11..@2.6, expandIsrWithZk @2.7", "0.11.0.0", "2.7.2",
-         "expanding", rf"Expanding ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_change),
+         "expanding", rf"Expanding ISR from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_proposal),
     _row("srv.isr.updated.zk", "Partition.scala updateIsr @0.8.0..@2.3 (TRACE), maybeUpdateIsrAndVersion @2.4..@2.7 (INFO)",
          "0.8.0", "2.7.2", "isr", rf"ISR updated to \[(?P<new>{_IDS})\] and zkVersion updated to \[(?P<v>\d+)\]$", _isr_change),
     _row("srv.isr.updated.2_7", "Partition.scala handleAlterIsrResponse @2.7.0..@2.7.2", "2.7.0", "2.7.2", "isr",

@@ -34,7 +34,8 @@ def _faults(specs: list[str]) -> dict[str, int]:
 def cmd_simulate(args: argparse.Namespace) -> int:
     cfg = SimConfig(cluster=args.cluster, era=args.era, brokers=args.brokers, topics=args.topics,
                     partitions=args.partitions, replication_factor=args.replication_factor, steps=args.steps,
-                    seed=args.seed, log_level=args.log_level, faults=_faults(args.fault), fault_rate=args.fault_rate)
+                    seed=args.seed, log_level=args.log_level, faults=_faults(args.fault), fault_rate=args.fault_rate,
+                    failed_isr_writes=args.failed_isr_writes)
     sim = Simulator(cfg)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--fault", action="append", default=[], metavar="NAME[=COUNT]",
                      help=f"inject faults: {', '.join(sorted(FAULTS))}")
     sim.add_argument("--fault-rate", type=float, default=0.15)
+    sim.add_argument("--failed-isr-writes", type=float, default=0.0, metavar="RATE",
+                     help="chance per step of a leader's ISR write that does not commit (its proposal and failure "
+                          "line; ZooKeeper eras): they change nothing, and the audit must agree")
     sim.set_defaults(func=cmd_simulate)
     rep = sub.add_parser("replay", help="replay canonical events locally with the core (no Spark)")
     rep.add_argument("input", nargs="+", help="files or directories of canonical .jsonl events")

@@ -80,18 +80,22 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "Deletion of the topic was requested (/admin/delete_topics); partition may be null (all partitions of the topic)."),
     EventTypeDoc("IsrChange", "input", "partition", ("leader", "isr"),
                  "The partition leader shrank or expanded the ISR itself (server.log 'Shrinking/Expanding ISR', AlterIsr); leader epoch unchanged "
-                 "(leader_epoch, where the record has it, is checked against the replay's). Without zk_version it is the leader's "
-                 "proposal ('Shrinking/Expanding ISR ...'), which may not commit: applied when the partition's next event comes, "
-                 "unless that is the same leader's IsrUpdateFailed; with it, the committed write ('ISR updated to ...')."),
+                 "(leader_epoch, where the record has it, is checked against the replay's). From logs: the committed write "
+                 "('ISR updated to [..] and zkVersion updated to [..]', 2.7+ '... and version updated to ...'), zk_version set."),
+    EventTypeDoc("IsrChangeProposed", "input", "partition", ("leader", "isr"),
+                 "The leader's proposal, logged before its write (server.log 'Shrinking ISR from A to B', 'Expanding ISR from A "
+                 "to B'); the write may fail. Before 2.4 (era isr_write_logged false) it is the write's only INFO record: the "
+                 "replay holds it until the partition's next event and applies it then as an IsrChange, unless that event is "
+                 "the same leader's IsrUpdateFailed. From 2.4 every committed write logs its own line (an IsrChange): the "
+                 "proposal changes nothing."),
     EventTypeDoc("ConfigChange", "input", "topic", ("config_name",),
                  "A config change; topic null = broker-wide default. The replay reads unclean.leader.election.enable."),
     # Observations: what a broker reported in effect; nothing changed, the controller did not react
     EventTypeDoc("IsrUpdateFailed", "observation", "partition", ("leader",),
                  "The leader's ISR write just before it did not commit (server.log 'Cached zkVersion [N] not equal to that in "
                  "zookeeper, skip updating ISR' to 2.7; 2.7+ 'Failed to update ISR to ...', the controller rejecting the "
-                 "AlterIsr/AlterPartition): `leader` is the broker whose write failed, `detail` the line's reason. The replay "
-                 "holds a leader's IsrChange proposal (one without zk_version: 'Shrinking/Expanding ISR') until the partition's "
-                 "next event, and drops it when that event is this broker's IsrUpdateFailed."),
+                 "AlterIsr/AlterPartition): `leader` is the broker whose write failed, `detail` the line's reason. Drops the "
+                 "IsrChangeProposed the replay holds for that leader."),
     EventTypeDoc("ConfigObserved", "observation", "topic", ("config_name",),
                  "A config value a broker reported in effect: its startup 'KafkaConfig values:' dump (0.8: 'Property k is "
                  "overridden to v') (topic null = broker-wide default), or 'Created log for partition ... with properties {...}' (the topic's config; from 3.0 only its overrides, "

@@ -173,6 +173,13 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
     _row("leader_recovery", "3.2.0", True, "3.2 LeaderAndIsr.scala newRecoveringLeaderAndIsr"),
     # KIP-966's last known leader: a KRaft election only (KRAFT_BEHAVIOURS).
     _row("last_known_leader", "0.8.0", "none", "ZooKeeper mode has no ELR"),
+    # A leader's ISR write: its proposal ("Shrinking/Expanding ISR ...", INFO) is logged before the
+    # write, which may fail. Before 2.4 the committed write's own line is TRACE (the kafka.cluster
+    # logger is at INFO in a stock config): the proposal is the write's only record. From 2.4 every
+    # committed write logs "ISR updated to ..." at INFO (ZooKeeper, then AlterIsr/AlterPartition).
+    _row("isr_write_logged", "0.8.0", False, "0.8.2.2 .. 2.3.1 Partition.scala updateIsr: trace(\"ISR updated to ...\")"),
+    _row("isr_write_logged", "2.4.0", True, "2.4.1 Partition.scala maybeUpdateIsrAndVersion: info(\"ISR updated to ...\"); "
+         "2.7+ the AlterIsr/AlterPartition response's info(\"ISR updated to ... and version updated to ...\")"),
     # What a stock config writes to state-change.log (formats s0).
     _row("default_state_change_level", "0.8.0", "TRACE", "config/log4j.properties"),
     _row("default_state_change_level", "2.6.0", "INFO", "KAFKA-8470"),
@@ -209,6 +216,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "noop_selector": False,
     "leader_recovery": True,
     "last_known_leader": "none",          # 2.8-3.6: no lastKnownElr
+    "isr_write_logged": True,             # a broker's "ISR updated to ... and version updated to ..." (AlterPartition)
     "default_state_change_level": "INFO",
 }
 

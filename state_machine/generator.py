@@ -68,6 +68,10 @@ class SimConfig:
     fault_rate: float = 0.15          # chance per step of trying a pending fault
     start_time_ms: int = 1_700_000_000_000
     topic_prefix: str = "t"
+    # Chance per step of a leader's ISR write that does not commit (ZooKeeper mode): a proposal
+    # (IsrChangeProposed) and its failure line (IsrUpdateFailed), which leave the partition as it
+    # was. 0 draws nothing: the history is the one without them.
+    failed_isr_writes: float = 0.0
 
 
 class _Recorder:
@@ -368,6 +372,29 @@ class Simulator:
         self._input(ev, [rp])
         return True
 
+    def _failed_isr_write(self) -> None:
+        """A live replica's ISR write that does not commit: the leader racing the controller
+        (it drops a follower), or a replica whose cache still says it leads (it shrinks the ISR to
+        itself, KAFKA-2729). Not fed to the model: nothing changed, and the replay must agree."""
+        if self.rng.random() >= self.cfg.failed_isr_writes:
+            return
+        online = [rp for rp in self._online() if len(rp.isr) >= 2]
+        if not online:
+            return
+        rp = self.rng.choice(online)
+        alive = [r for r in rp.replicas if r in self.live]
+        if not alive:
+            return
+        proposer = self.rng.choice(alive)
+        if proposer == rp.leader:
+            dropped = self.rng.choice([r for r in rp.isr if r != proposer])
+            isr = [r for r in rp.isr if r != dropped]
+        else:
+            isr = [proposer]
+        where = dict(topic=rp.topic, partition=rp.partition, leader=proposer, recording_broker=proposer)
+        self._emit(self._event(E.ISR_CHANGE_PROPOSED, isr=isr, **where))
+        self._emit(self._event(E.ISR_UPDATE_FAILED, detail="the write did not commit", **where))
+
     def _next_zk_version(self, rp: PartitionReplay) -> int | None:
         # The znode version the leader's conditional write leaves ("zkVersion updated to [N]"):
         # it counts the controller's writes too, logged or not, so only the model knows it.
@@ -633,6 +660,8 @@ class Simulator:
             else:
                 act()
             self._try_fault()
+            if cfg.failed_isr_writes and not self.kraft:
+                self._failed_isr_write()
             yield from self._drain_out()
 
     def _unclean_count(self) -> int:

@@ -242,8 +242,8 @@ class PartitionReplay:
         # The open row is an election whose line named the leader alone (ZK <= 1.0): its ISR
         # and leader epoch wait for the LeaderAndIsr request the controller logs next.
         self.isr_unrecorded = False
-        # A leader's ISR proposal ("Shrinking ISR from ..."), held until the partition's next
-        # event: its write may fail (IsrUpdateFailed, the line right after it). See feed.
+        # A leader's ISR proposal ("Shrinking ISR from ...", before 2.4), held until the partition's
+        # next event: its write may fail (IsrUpdateFailed, the line right after it). See feed.
         self.isr_proposal: Event | None = None
         # Work in progress and output.
         self.pending: list[Step] = []
@@ -1116,19 +1116,18 @@ class PartitionReplay:
         self._note_recorded(record)
         self._emit(record, None, False)
 
-    def on_isr_change(self, event: Event) -> None:
-        """A leader shrank or expanded the ISR: its own write, same leader epoch. A proposal
-        (no zk_version: "Shrinking ISR from ..." is logged before the write) is held until the
-        partition's next event, which commits it unless it says that the write failed."""
-        if event.zk_version is None:
+    def on_isr_change_proposed(self, event: Event) -> None:
+        """The leader's "Shrinking/Expanding ISR from A to B", logged before its write. Before 2.4
+        it is the only INFO record of the write, which may still fail: held until the partition's
+        next event, which commits it unless it says that the write failed (see feed). From 2.4
+        the committed write logs its own line (an IsrChange): the proposal changes nothing."""
+        if not self.era.isr_write_logged:
             self.isr_proposal = event
-            return
-        self._isr_write(event)
 
     def commit_isr_proposal(self) -> None:
         """The held proposal's write went through: no failure line came before the next event."""
         event, self.isr_proposal = self.isr_proposal, None
-        self._isr_write(event)
+        self.on_isr_change(event)
 
     def on_isr_update_failed(self, event: Event) -> None:
         """The leader's write did not commit ("Cached zkVersion [N] not equal to that in zookeeper,
@@ -1140,7 +1139,8 @@ class PartitionReplay:
         if held is not None and (event.leader is None or held.leader in (None, event.leader)):
             self.isr_proposal = None
 
-    def _isr_write(self, event: Event) -> None:
+    def on_isr_change(self, event: Event) -> None:
+        """A leader shrank or expanded the ISR: its own write, same leader epoch."""
         if (self.pending and tuple(event.isr) == self.isr and event.leader in (None, self.leader)
                 and event.leader_epoch in (None, self.leader_epoch)):
             # The commit line of the change just replayed ("Expanding ISR ..." then "ISR updated
@@ -1687,6 +1687,7 @@ ZK_HANDLERS.update(CARRIED_HANDLERS)
 ON_ISR_UPDATE_FAILED = PartitionReplay.on_isr_update_failed
 ZK_HANDLERS.update({
     E.ISR_CHANGE: PartitionReplay.on_isr_change,
+    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed,
     E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
     E.CONFIG_OBSERVED: PartitionReplay.on_config_observed,
@@ -1713,7 +1714,9 @@ KRAFT_HANDLERS = {
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
     E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
     E.ISR_CHANGE: PartitionReplay.on_broker_copy_kraft,   # a KRaft leader's "ISR updated to": its AlterPartition, in the log already
-    E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,   # holds nothing here: the metadata log has what committed
+    # A KRaft leader's proposal and its failure: the metadata log has what committed (isr_write_logged holds nothing).
+    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed,
+    E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,
     **CARRIED_HANDLERS,
 }
 

@@ -50,3 +50,32 @@ def test_injected_faults_are_reported_exactly(era, shape, faults):
     reported, injected = findings(era, SimConfig(era=era, faults=faults, fault_rate=0.3, **shape))
     assert reported - injected == set(), "false positives (precision < 1)"
     assert injected - reported == set(), "missed faults (recall < 1)"
+
+
+NOT_WRITTEN = {"IsrChangeProposed", "IsrUpdateFailed"}
+
+
+@pytest.mark.parametrize("era", [name for name, era in ERAS.items() if era.mode == "zk"])
+@settings(max_examples=200, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=shapes, faults=st.sampled_from([{}, {f: 1 for f in FAULTS}]))
+def test_isr_writes_that_did_not_commit_leave_no_trace(era, shape, faults):
+    """Leaders' proposals whose write failed (each followed by its IsrUpdateFailed) change no row
+    and no finding: the replay equals the one of the same history without them, and still reports
+    exactly the injected faults."""
+    cfg = SimConfig(era=era, faults=faults, fault_rate=0.3, failed_isr_writes=0.3, **shape)
+    events, truth = simulate(cfg)
+    with_them = replay_cluster(cfg.cluster, events, ERAS[era])
+    without = replay_cluster(cfg.cluster, [e for e in events if e.event_type not in NOT_WRITTEN], ERAS[era])
+    assert with_them == without
+    reported = {(v.rule, key[0], key[1], v.seq) for key, r in with_them.items() for v in r.violations}
+    assert reported == {(t.rule, t.topic, t.partition, t.seq) for t in truth}
+
+
+def test_failed_isr_writes_are_drawn_only_when_asked():
+    """The option adds pairs to a history, and 0 leaves the history as it was."""
+    shape = dict(seed=7, brokers=4, topics=2, partitions=2, steps=60)
+    plain, _ = simulate(SimConfig(era="2.3", **shape))
+    assert plain == simulate(SimConfig(era="2.3", failed_isr_writes=0.0, **shape))[0]
+    with_pairs, _ = simulate(SimConfig(era="2.3", failed_isr_writes=0.5, **shape))
+    kinds = [e.event_type for e in with_pairs if e.event_type in NOT_WRITTEN]
+    assert kinds and kinds == ["IsrChangeProposed", "IsrUpdateFailed"] * (len(kinds) // 2)

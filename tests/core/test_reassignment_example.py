@@ -70,14 +70,12 @@ def replay_example(era_name: str, snapshots: dict) -> History:
     h.feed("TopicCreation", replicas=list(OAR))
     h.feed("ReassignmentStart", replicas=list(RAR))
     snap("initial")          # creation applied, reassignment steps 1-3 pending
-    # The leader writes at the leader epoch of step 2's bump (0 -> 1): its committed writes ("ISR
-    # updated to [..] and zkVersion updated to [..]", after the creation's 0 and step 2's 1), applied
-    # as they come (a proposal without its zkVersion waits for the next event: it may fail).
-    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4], zk_version=2)
+    # The leader writes at the leader epoch of step 2's bump (0 -> 1).
+    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4])
     snap("isr4")             # steps 1-3 applied, then this ISR expansion
-    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4, 5], zk_version=3)
+    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4, 5])
     snap("isr5")
-    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4, 5, 6], zk_version=4)
+    h.feed("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3, 4, 5, 6])
     snap("isr6")             # all of RAR in the ISR: steps 5-12 queued, not yet applied
     h.finish()
     snap("final")

@@ -406,59 +406,83 @@ def test_leader_in_replicas_is_clean():
 # 1,3"). Its conditional write fails ("Cached zkVersion [1] not equal to that in zookeeper,
 # skip updating ISR"; KAFKA-2729 logs such pairs for hours). Then broker 1 fails and the
 # controller elects 2, in the ISR ZooKeeper really holds.
-STALE_PROPOSAL = e("IsrChange", leader=1, isr=[1, 3], recording_broker=1)
+STALE_PROPOSAL = e("IsrChangeProposed", leader=1, isr=[1, 3], recording_broker=1)
 WRITE_FAILED = e("IsrUpdateFailed", leader=1, recording_broker=1,
                  detail="Cached zkVersion [1] not equal to that in zookeeper, skip updating ISR")
 AFTER_FAILURE = (e("BrokerFailure", brokers=[1]),
                  e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2,
                    leader_epoch=2, isr=[2], **C1))
+# Before 2.4 the proposal is the write's only INFO line; from 2.4 the committed write logs its own.
+HELD, NOT_A_WRITE = ["0.8.2", "0.11", "1.1", "2.3"], ["2.4", "3.x", "kraft"]
 
 
-@pytest.mark.parametrize("era", ["0.8.2", "1.1", "2.4", "3.9"])
+@pytest.mark.parametrize("era", HELD + ["2.4", "3.x"])
 def test_failed_isr_write_changes_nothing(era):
     r = replay(era, *BASE, SHRINK, STALE_PROPOSAL, WRITE_FAILED, *AFTER_FAILURE)
     clean(r)
-    proposal = _by_type(r, "IsrChange")[0]
+    proposal = _by_type(r, "IsrChangeProposed")[0]
     assert prov(proposal) not in {row.source for row in r.rows}
     # New (inferred), Online, the controller's shrink, Offline (inferred), Online
     assert [row.isr for row in r.rows] == [(), (1, 2, 3), (1, 2), (1, 2), (2,)]
     assert (r.rp.leader, r.rp.isr) == (2, (2,))
 
 
-def test_the_same_proposal_without_its_failure_line_committed():
+@pytest.mark.parametrize("era", HELD)
+def test_the_same_proposal_without_its_failure_line_committed(era):
     """The control: had the write gone through, 2 was outside the ISR [1,3] when elected."""
-    r = replay("2.4", *BASE, SHRINK, STALE_PROPOSAL, *AFTER_FAILURE)
-    the_one(r, "UNCLEAN_LEADER_ELECTION", "warning", r.events[-1], r.events[4])
+    r = replay(era, *BASE, SHRINK, STALE_PROPOSAL, *AFTER_FAILURE)
+    assert [v.rule for v in r.violations] == ["UNCLEAN_LEADER_ELECTION"]
+    assert r.violations[0].evidence == (prov(r.events[-1]), prov(r.events[4]))
     assert [row.isr for row in r.rows][:4] == [(), (1, 2, 3), (1, 2), (1, 3)]
 
 
-def test_failed_write_of_a_deposed_leader_is_no_regression():
+def test_from_2_4_a_proposal_alone_is_no_write():
+    """2.4+ log every committed write ("ISR updated to [1,3] and zkVersion updated to [2]"): a
+    proposal with neither that line nor a failure line did not commit."""
+    r = replay("2.4", *BASE, SHRINK, STALE_PROPOSAL, *AFTER_FAILURE)
+    clean(r)
+    assert [row.isr for row in r.rows] == [(), (1, 2, 3), (1, 2), (1, 2), (2,)]
+    committed = e("IsrChange", leader=1, isr=[1, 3], zk_version=2, recording_broker=1)
+    r = replay("2.4", *BASE, SHRINK, STALE_PROPOSAL, committed, *AFTER_FAILURE)
+    assert [v.rule for v in r.violations] == ["UNCLEAN_LEADER_ELECTION"]
+    assert [row.source for row in r.rows][3] == prov(r.events[5])   # the commit line, not the proposal
+
+
+@pytest.mark.parametrize("era", HELD + NOT_A_WRITE)
+def test_failed_write_of_a_deposed_leader_is_no_regression(era):
     """Broker 1 shut down and lost the leadership; its late shrink is fenced off by the zkVersion."""
-    history = (*BASE, e("ControlledShutdown", brokers=[1]),
-               e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1),
-               e("IsrChange", leader=1, isr=[1, 2], recording_broker=1))
-    clean(replay("2.4", *history, WRITE_FAILED))
-    assert [v.rule for v in replay("2.4", *history).violations] == ["LEADER_EPOCH_REGRESSION"]
+    handover = (e("ControlledShutdown", brokers=[1]), e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1))
+    if era == "kraft":   # the metadata log: the controller's change record
+        handover = (e("ControlledShutdown", brokers=[1]), e("PartitionChangeRecord", leader=2, isr=[2, 3]))
+        base = (e("ControllerFailover", brokers=[1, 2, 3], **C1),
+                e("PartitionRecord", replicas=[1, 2, 3], leader=1, leader_epoch=0, isr=[1, 2, 3]))
+    else:
+        base = BASE
+    history = (*base, *handover, e("IsrChangeProposed", leader=1, isr=[1, 2], recording_broker=1))
+    clean(replay(era, *history, WRITE_FAILED))
+    unfenced = replay(era, *history)
+    assert [v.rule for v in unfenced.violations] == (["LEADER_EPOCH_REGRESSION"] if era in HELD else [])
 
 
 def test_a_proposal_commits_at_the_next_event_or_at_the_end():
-    shrink = e("IsrChange", leader=1, isr=[1, 2], recording_broker=1)
+    shrink = e("IsrChangeProposed", leader=1, isr=[1, 2], recording_broker=1)
     # Another broker's failed write (a stale leader of its own) leaves broker 1's proposal alone.
     other = e("IsrUpdateFailed", leader=3, recording_broker=3, detail="Cached zkVersion [0] not equal ...")
     for history in ((*BASE, shrink), (*BASE, shrink, other), (*BASE, shrink, e("BrokerStartup", brokers=[3]))):
-        r = replay("2.4", *history)
+        r = replay("2.3", *history)
         clean(r)
         assert (r.rp.isr, [row.isr for row in r.rows]) == ((1, 2), [(), (1, 2, 3), (1, 2)])
         assert r.rows[-1].source == prov(r.events[3])
         assert r.rows[-1].valid_from == r.events[3].event_time_ms
     # A failure with nothing held (its proposal went before another event, or was never logged) changes nothing.
-    r = replay("2.4", *BASE, shrink, e("BrokerStartup", brokers=[3]), WRITE_FAILED)
+    r = replay("2.3", *BASE, shrink, e("BrokerStartup", brokers=[3]), WRITE_FAILED)
     assert (r.rp.isr, [row.isr for row in r.rows]) == ((1, 2), [(), (1, 2, 3), (1, 2)])
 
 
-def test_a_committed_write_is_not_held():
-    """'ISR updated to [1,2] and zkVersion updated to [2]' is the write itself (it has the zkVersion)."""
-    r = replay("2.4", *BASE, e("IsrChange", leader=1, isr=[1, 2], zk_version=2, recording_broker=1), WRITE_FAILED)
+def test_a_write_is_not_undone():
+    """An IsrChange is a write that happened ('ISR updated to [1,2] and zkVersion updated to [2]'):
+    a failure line after it is another write's."""
+    r = replay("2.3", *BASE, e("IsrChange", leader=1, isr=[1, 2], zk_version=2, recording_broker=1), WRITE_FAILED)
     assert r.rp.isr == (1, 2)
 
 

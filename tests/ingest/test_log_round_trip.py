@@ -36,6 +36,7 @@ from state_machine.generator import FAULTS, SimConfig, simulate
 ZK_RELEASES = st.sampled_from([("0.8.2.2", "0.8.2"), ("0.10.2.2", "0.10"), ("1.0.2", "0.11"), ("2.4.1", "2.4"),
                                ("2.8.2", "2.4"), ("3.2.3", "3.x"), ("3.4.1", "3.x"), ("3.9.2", "3.x")])
 KRAFT = resolve_era("kraft")
+NOT_WRITTEN = {"IsrChangeProposed", "IsrUpdateFailed"}
 
 faults = st.sampled_from([{}, {f: 1 for f in FAULTS}])
 kraft_faults = st.sampled_from([{}, {f: 1 for f in FAULTS if f != "zombie_controller"}])
@@ -65,7 +66,8 @@ def assert_round_trip(cfg: SimConfig, write, era, release: str | None = None) ->
         assert choice is not None and not choice.conflicting, choice
         assert parse_version(choice.low) <= parse_version(release) <= parse_version(choice.high), choice
         eras.append(resolve_era(choice.era))   # what `audit --format auto` replays them in
-    expected = timelines(replay_cluster(cfg.cluster, events, era))
+    # What happened: the writes that did not commit left no trace (test_isr_writes_that_did_not_commit_leave_no_trace).
+    expected = timelines(replay_cluster(cfg.cluster, [e for e in events if e.event_type not in NOT_WRITTEN], era))
     for replay_era in eras:
         from_files = replay_cluster(cfg.cluster, ingested.events, replay_era)
         reported = sorted((v.rule, key[0], key[1]) for key, r in from_files.items() for v in r.violations)
@@ -78,6 +80,19 @@ def assert_round_trip(cfg: SimConfig, write, era, release: str | None = None) ->
 def test_rendered_logs_audit_like_their_canonical_events(shape, faults, release):
     version, era = release
     assert_round_trip(SimConfig(cluster="gen", era=era, faults=faults, fault_rate=0.3 if faults else 0.15, **shape),
+                      lambda events, d: render(events, d, version), resolve_era(era), version)
+
+
+@settings(PROFILE, max_examples=100)
+@given(shape=shapes, faults=faults, release=ZK_RELEASES)
+def test_isr_writes_that_did_not_commit_audit_as_nothing(shape, faults, release):
+    """Leaders' proposals whose write failed, as each release logs them ("Shrinking ISR ..." and
+    "Cached zkVersion [N] not equal to that in zookeeper, skip updating ISR", 2.8+ "Failed to
+    update ISR to ...", 3.3+ "Failed to alter partition to ..."): the logs audit as the history
+    without them."""
+    version, era = release
+    assert_round_trip(SimConfig(cluster="gen", era=era, faults=faults, fault_rate=0.3 if faults else 0.15,
+                                failed_isr_writes=0.3, **shape),
                       lambda events, d: render(events, d, version), resolve_era(era), version)
 
 
@@ -134,18 +149,24 @@ SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
 def test_isr_writes_zookeeper_refused_change_nothing():
     """KAFKA-2729's pattern (fixture README): a leader that lost the leadership without knowing
     it logs "Shrinking ISR from 1,2,3 to 1" and "Cached zkVersion 0 not equal to that in
-    zookeeper, skip updating ISR", three times. Each proposal is an IsrChange, each failure an
-    IsrUpdateFailed that drops it: no row and no violation. Without the failure lines each
-    proposal would be a write by a broker that no longer leads."""
+    zookeeper, skip updating ISR", three times: IsrChangeProposed and IsrUpdateFailed events.
+    Replayed as 2.4.1 (detected), a proposal is no write (2.4+ log each committed write); as
+    1.1-2.3, where the proposal is the write's only INFO line, each failure drops its proposal.
+    Without the failure lines each would be a write by a broker that no longer leads."""
     ingested = ingest_files(log_files(SCENARIOS / "zk-2.4.1-stale-isr"), "stale")
     assert ingested.quarantine == []
+    proposed = [e for e in ingested.events if e.event_type == "IsrChangeProposed"]
     failed = [e for e in ingested.events if e.event_type == "IsrUpdateFailed"]
+    assert [(e.leader, e.isr, e.source_line) for e in proposed] == [(1, [1], 5), (1, [1], 7), (1, [1], 9)]
     assert [(e.leader, e.source_line) for e in failed] == [(1, 6), (1, 8), (1, 10)]
-    assert all(e.source_file.endswith("broker-1/server.log") for e in failed)
-    (result,) = replay_cluster("stale", ingested.events, resolve_era("2.4")).values()
-    assert result.violations == []
-    assert [(t.partition_state, t.leader, t.leader_epoch, t.isr) for t in result.timeline] == [
-        ("NewPartition", -1, -1, ()), ("OnlinePartition", 1, 0, (1, 2, 3)), ("OfflinePartition", 1, 0, (1, 2, 3)),
-        ("OnlinePartition", 2, 1, (2, 3))]
-    (without,) = replay_cluster("stale", [e for e in ingested.events if e not in failed], resolve_era("2.4")).values()
-    assert [v.rule for v in without.violations] == ["LEADER_EPOCH_REGRESSION"] * 3
+    assert all(e.source_file.endswith("broker-1/server.log") for e in proposed + failed)
+    for era in ("2.4", "2.3", "1.1"):
+        (result,) = replay_cluster("stale", ingested.events, resolve_era(era)).values()
+        assert result.violations == [], era
+        assert [(t.partition_state, t.leader, t.leader_epoch, t.isr) for t in result.timeline] == [
+            ("NewPartition", -1, -1, ()), ("OnlinePartition", 1, 0, (1, 2, 3)), ("OfflinePartition", 1, 0, (1, 2, 3)),
+            ("OnlinePartition", 2, 1, (2, 3))], era
+    without = [e for e in ingested.events if e not in failed]
+    for era, rules in (("2.4", []), ("2.3", ["LEADER_EPOCH_REGRESSION"] * 3)):
+        (result,) = replay_cluster("stale", without, resolve_era(era)).values()
+        assert [v.rule for v in result.violations] == rules, era

@@ -126,15 +126,15 @@ CASES = [
      [ctl("ConfigChange", 1, config_name="unclean.leader.election.enable", config_value="true")]),
 ]
 
-ISR = "IsrChange"
+ISR, PROPOSED = "IsrChange", "IsrChangeProposed"
 OBSERVED, UNCLEAN = "ConfigObserved", "unclean.leader.election.enable"
 SERVER_CASES = [
     ("0.10.1.1", "Partition [t,0] on broker 1: Shrinking ISR for partition [t,0] from 1,2,3 to 1,2",
-     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
+     [{"event_type": PROPOSED, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
     ("0.8.2.2", "Partition [t,0] on broker 2: Expanding ISR for partition [t,0] from 2 to 2,1",
-     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 2, "isr": [2, 1], "recording_broker": 2}]),
+     [{"event_type": PROPOSED, "topic": "t", "partition": 0, "leader": 2, "isr": [2, 1], "recording_broker": 2}]),
     ("0.10.2.1", "Partition [t,0] on broker 1: Expanding ISR for partition t-0 from 1,2 to 1,2,3",
-     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "recording_broker": 1}]),
+     [{"event_type": PROPOSED, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2, 3], "recording_broker": 1}]),
     # The leader's own line when it starts a leader epoch (Partition.makeLeader in the sources jars;
     # 0.11's prefix; 2.4 rewrote the sentence).
     ("2.3.1", "[Partition t-0 broker=1] t-0 starts at Leader Epoch 5 from offset 120. Previous Leader Epoch was: 4",
@@ -149,12 +149,12 @@ SERVER_CASES = [
      [{"event_type": "LeaderAndIsrReceived", "topic": "my.t-1", "partition": 0, "leader": 2, "leader_epoch": 0,
        "recording_broker": 2}]),
     ("1.1.1", "[Partition t-0 broker=1] Shrinking ISR from 1,2,3 to 1,2",
-     [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
+     [{"event_type": PROPOSED, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
     ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Shrinking ISR from 3,1,4 to 3. Leader: (highWatermark: 115, "
                    "endOffset: 120). Out of sync replicas: (brokerId: 1, endOffset: 115) (brokerId: 4, endOffset: 116).",
-     [{"event_type": ISR, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3], "recording_broker": 3}]),
+     [{"event_type": PROPOSED, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3], "recording_broker": 3}]),
     ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Expanding ISR from 3 to 3,4",
-     [{"event_type": ISR, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3, 4], "recording_broker": 3}]),
+     [{"event_type": PROPOSED, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3, 4], "recording_broker": 3}]),
     ("2.5.1", "[Partition t-0 broker=1] ISR updated to [1,2] and zkVersion updated to [7]",
      [{"event_type": ISR, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "zk_version": 7, "recording_broker": 1}]),
     ("0.10.2.1 TRACE", "Partition [t,0] on broker 1: ISR updated to [1,2] and zkVersion updated to [7]",

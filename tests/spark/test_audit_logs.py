@@ -49,7 +49,7 @@ def test_unclean_election_of_a_2x_zk_cluster_is_inferred_from_its_three_logs(spa
     assert got == [
         ("NewPartition", -1, -1, [], None, "broker-3/state-change.log:1"),
         ("OnlinePartition", 1, 0, [1, 2, 3], "initial", "broker-3/state-change.log:5"),
-        ("OnlinePartition", 1, 0, [1, 2], None, "broker-1/server.log:5"),
+        ("OnlinePartition", 1, 0, [1, 2], None, "broker-1/server.log:6"),   # the committed write, not the proposal
         ("OnlinePartition", 1, 1, [1], None, "broker-3/state-change.log:12"),
         ("OfflinePartition", 1, 1, [1], None, "broker-3/state-change.log:14"),
         ("OnlinePartition", 3, 2, [3], "unclean", "broker-3/state-change.log:15"),
