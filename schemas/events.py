@@ -79,9 +79,10 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
     EventTypeDoc("TopicDeletion", "input", "topic", (),
                  "Deletion of the topic was requested (/admin/delete_topics); partition may be null (all partitions of the topic)."),
     EventTypeDoc("IsrChange", "input", "partition", ("leader", "isr"),
-                 "The partition leader shrank or expanded the ISR itself (server.log 'Shrinking/Expanding ISR', AlterIsr); leader epoch unchanged "
-                 "(leader_epoch, where the record has it, is checked against the replay's). From logs: the committed write "
-                 "('ISR updated to [..] and zkVersion updated to [..]', 2.7+ '... and version updated to ...'), zk_version set."),
+                 "The partition leader shrank or expanded the ISR itself, a write that committed; leader epoch unchanged "
+                 "(leader_epoch, where the record has it, is checked against the replay's). From logs: server.log 'ISR updated to "
+                 "[..] and zkVersion updated to [..]' (2.7+ AlterIsr/AlterPartition '... and version updated to ...'), with "
+                 "zk_version; the 'Shrinking/Expanding ISR' line before it is an IsrChangeProposed."),
     EventTypeDoc("IsrChangeProposed", "input", "partition", ("leader", "isr"),
                  "The leader's proposal, logged before its write (server.log 'Shrinking ISR from A to B', 'Expanding ISR from A "
                  "to B'); the write may fail. Before 2.4 (era isr_write_logged false) it is the write's only INFO record: the "
