@@ -183,10 +183,17 @@ def _isr_proposal(m: re.Match, ctx: LineContext) -> list:
     return _leader_isr_event("IsrChangeProposed", m, ctx, None)
 
 
-def _leader_isr_event(event_type: str, m: re.Match, ctx: LineContext, zk_version: int | None) -> list:
+def _partition_prefix(ctx: LineContext, what: str, unknown: str):
+    """The `[Partition t-0 broker=N] ` prefix Kafka always writes on a leader's ISR lines: which
+    broker (and, for most of them, which partition) the line is about."""
     p = ctx.prefix
     if p.kind != "partition" or p.broker is None:
-        raise ValueError("ISR change without its [Partition t-0 broker=N] prefix: the leader is unknown")
+        raise ValueError(f"{what} without its [Partition t-0 broker=N] prefix: {unknown} is unknown")
+    return p
+
+
+def _leader_isr_event(event_type: str, m: re.Match, ctx: LineContext, zk_version: int | None) -> list:
+    p = _partition_prefix(ctx, "ISR change", "the leader")
     gd = m.groupdict()
     topic, partition = parse_partition(gd["tp"]) if gd.get("tp") else (p.topic, p.partition)
     return [_event(event_type, topic=topic, partition=partition, leader=p.broker, isr=_ints(m["new"]),
@@ -196,9 +203,7 @@ def _leader_isr_event(event_type: str, m: re.Match, ctx: LineContext, zk_version
 def _isr_update_failed(m: re.Match, ctx: LineContext) -> list:
     """The leader's ISR write that did not commit: the proposal it logged just before ("Shrinking
     ISR ...") changed nothing. The partition and the leader are the prefix's."""
-    p = ctx.prefix
-    if p.kind != "partition" or p.broker is None:
-        raise ValueError("failed ISR update without its [Partition t-0 broker=N] prefix: the partition is unknown")
+    p = _partition_prefix(ctx, "failed ISR update", "the partition")
     return [_event("IsrUpdateFailed", topic=p.topic, partition=p.partition, leader=p.broker, detail=m.group(0),
                    recording_broker=p.broker)]
 
@@ -786,7 +791,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # The leader's ZK write failed (another writer bumped the zkVersion, e.g. the controller after
     # a leader change) or the controller rejected the proposal: the ISR did not change. The
     # "Shrinking/Expanding ISR" event just before it was a proposal that did not commit
-    # (IsrUpdateFailed; the replay holds a proposal until the partition's next event).
+    # (IsrUpdateFailed: before 2.4 the replay holds a proposal until the partition's next event).
     _row("srv.isr.stale", "Partition.scala updateIsr @0.8.0..@2.3 (`[%d]`), maybeUpdateIsrAndVersion @2.4..@2.7", "0.8.0",
          "2.7.2", "cached", r"Cached zkVersion \[?\d+\]? not equal to that in zookeeper, skip updating ISR$",
          _isr_update_failed),
