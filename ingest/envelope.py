@@ -61,8 +61,10 @@ WRAPPERS: tuple[tuple[str, re.Pattern], ...] = (
 _CONTINUATION = re.compile(r"(?:\s|at |Caused by|Suppressed: |\.\.\. \d+ more|[\w$.]+(?:Exception|Error|Throwable)\b)")
 
 # kafka-dump-log output has no envelope; its lines are recognised by their first token.
+# " payload: {": a record under --skip-record-metadata (DumpLogSegments.scala), its leading space
+# kept or lost; it would otherwise read as a continuation line.
 DUMP_STARTS = ("Dumping ", "baseOffset: ", "| offset: ", "offset: ", "Log starting offset", "Snapshot end offset",
-               "KRaft bootstrap snapshot", "| ")
+               "KRaft bootstrap snapshot", "| ", " payload: {", "payload: {")
 
 
 class Clock:

@@ -551,6 +551,18 @@ class MetadataDumpRenderer:
         return "\n".join([f"Dumping {segment}", "Log starting offset: 0", *self.lines]) + "\n"
 
 
+def without_record_metadata(dump: str) -> str:
+    """The same dump as `kafka-dump-log.sh --skip-record-metadata` prints it (DumpLogSegments.scala
+    @2.8.0..): batch lines as they are, each record only as " payload: ...", a control record as
+    an empty line."""
+    def record(line: str) -> str:
+        if not line.startswith("| offset: "):
+            return line
+        at = line.find(" payload: ")
+        return line[at:] if at >= 0 else ""
+    return "\n".join(record(line) for line in dump.split("\n"))
+
+
 def render_kraft(events: Iterable[Event], out_dir: str | Path, nodes: Iterable[int] = (1, 2, 3)) -> dict[str, int]:
     """The dump of the same metadata log on every node (a quorum replicates one log), each
     under broker-N/__cluster_metadata-0/ as an operator collects them."""

@@ -26,7 +26,7 @@ from histories import shapes
 from ingest.detect import choose_era
 from ingest.local import ingest_files, log_files
 from ingest.render import _ts as log4j_time
-from ingest.render import render, render_kraft
+from ingest.render import render, render_kraft, without_record_metadata
 from state_machine.cluster import replay_cluster
 from state_machine.eras import parse_version, resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
@@ -141,6 +141,29 @@ def test_of_several_nodes_copies_of_a_record_the_first_in_recorded_order_is_kept
     records = [e for e in ingested.events if e.source_offset is not None and e.event_type != "ControllerFailover"]
     assert records and {e.recording_broker for e in records} == {9}
     assert all("/broker-9/" in e.source_file for e in records)
+
+
+@settings(PROFILE, max_examples=30)
+@given(shape=shapes, faults=kraft_faults)
+def test_a_dump_printed_without_record_metadata_reads_the_same_records(shape, faults, tmp_path_factory):
+    """`kafka-dump-log.sh --skip-record-metadata` prints each record as " payload: ..." (a control
+    record as an empty line) under its batch line: nothing is quarantined, and the records read
+    are those of the full dump, in the same order, less what only the record line carries (its
+    offset and time)."""
+    events, _ = simulate(SimConfig(cluster="gen", era="kraft", faults=faults, fault_rate=0.3 if faults else 0.15,
+                                   **shape))
+    full, bare = tmp_path_factory.mktemp("full"), tmp_path_factory.mktemp("bare")
+    render_kraft(events, full, nodes=(1,))
+    for dump in full.rglob("*.log.txt"):
+        target = bare / dump.relative_to(full)
+        target.parent.mkdir(parents=True)
+        target.write_text(without_record_metadata(dump.read_text()))
+    want, got = ingest_files(log_files(full), "gen"), ingest_files(log_files(bare), "gen")
+    assert got.quarantine == []
+    record = [e for e in want.events if e.event_type != "ControllerFailover"]
+    assert [e._replace(source_offset=None, event_time_ms=None, source_line=None, source_file=None, seq=None)
+            for e in got.events if e.event_type != "ControllerFailover"] == [
+        e._replace(source_offset=None, event_time_ms=None, source_line=None, source_file=None, seq=None) for e in record]
 
 
 SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
