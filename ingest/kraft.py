@@ -113,6 +113,32 @@ def _config_record(d: dict) -> list:
                      config_name=d["name"], config_value=d.get("value"))]
 
 
+# KIP-868 metadata transactions (3.6+: bootstrap records, ZK migration). The records between a
+# BeginTransactionRecord and its AbortTransactionRecord are undone (OffsetControlManager reverts
+# to the offset before the Begin; brokers never publish them); a failed-over controller aborts the
+# transaction its predecessor left open. The markers are facts: which records an abort undoes is
+# known only once the whole log is read (`aborted_spans`).
+TRANSACTION_BEGIN, TRANSACTION_END, TRANSACTION_ABORT = "begin", "end", "abort"
+
+
+def _transaction(marker: str):
+    return lambda d: [{"fact": "metadata_transaction", "marker": marker}]
+
+
+def aborted_spans(markers) -> list[tuple[int, int]]:
+    """(after, before) of each aborted transaction of one metadata log: the records at positions
+    strictly between are undone. `markers` are (position, marker) pairs, the position an offset
+    (or, in a dump printed without record metadata, a line of one file); copies from several
+    nodes' dumps count once. An abort undoes back to the marker before it (its Begin; where the
+    input lacks the Begin, the End or Abort before that, or the start of the input: -1)."""
+    spans, previous = [], -1
+    for position, marker in sorted(set(markers)):
+        if marker == TRANSACTION_ABORT:
+            spans.append((previous, position))
+        previous = position
+    return spans
+
+
 def _feature_level_record(d: dict) -> list:
     if d.get("name") != "metadata.version" or "featureLevel" not in d:
         return []
@@ -121,7 +147,7 @@ def _feature_level_record(d: dict) -> list:
 
 # MetadataRecordType name -> what the replay gets from the record's `data`. Every other
 # type (NO_OP_RECORD, REGISTER_CONTROLLER_RECORD, ZK_MIGRATION_STATE_RECORD, ACLs, quotas,
-# producer ids, transactions, ...) is understood and carries no event.
+# producer ids, ...) is understood and carries no event.
 RECORDS = {
     "TOPIC_RECORD": _topic_record,
     "PARTITION_RECORD": _partition_record,
@@ -136,6 +162,9 @@ RECORDS = {
     "FEATURE_LEVEL_RECORD": _feature_level_record,
     # 4.0+: topicName "" = every topic (ConfigurationControlManager.createClearElrRecordsAsNeeded).
     "CLEAR_ELR_RECORD": lambda d: [_present(event_type="ClearElrRecord", topic=d["topicName"] or None)],
+    "BEGIN_TRANSACTION_RECORD": _transaction(TRANSACTION_BEGIN),
+    "END_TRANSACTION_RECORD": _transaction(TRANSACTION_END),
+    "ABORT_TRANSACTION_RECORD": _transaction(TRANSACTION_ABORT),
 }
 
 
@@ -159,7 +188,8 @@ def _payload(m: re.Match, ctx: LineContext) -> list:
     except (ValueError, KeyError, TypeError):
         return []                      # the regex guarantees the shape; a broken body carries nothing usable
     where = _provenance(m)
-    return [{**e, **where} if "event_type" in e else e for e in events]
+    # Events carry their record's offset; a transaction marker needs it to bound what it undoes.
+    return [{**e, **where} if "event_type" in e or e.get("fact") == "metadata_transaction" else e for e in events]
 
 
 def _batch(m: re.Match, ctx: LineContext) -> list:
@@ -504,7 +534,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
                        r"completed\.$"))),
     _row("kraft.controller.replayed_transaction", "OffsetControlManager.java replay(Begin/End/AbortTransactionRecord) @3.6.0.. "
          "(KIP-868)", "3.6.0", None, "Replayed",
-         r"Replayed (?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)|AbortTransactionRecord\(.*\)) at offset \d+\.$",
+         r"Replayed (?:(?:BeginTransactionRecord\(.*\)|EndTransactionRecord\(\)) at offset \d+\."
+         r"|AbortTransactionRecord\(.*\) at offset \d+\. Reverted to offset -?\d+\.)$",
          _nothing),
     _row("kraft.controller.removed_elrs", f"{_RCM} replay(ClearElrRecord) @4.0.0..", "4.0.0", None, "Removed",
          r"Removed ELRs from \d+ partitions (?:of topic \S+|in all topics)\.$", _nothing),

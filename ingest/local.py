@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
+from ingest.kraft import aborted_spans
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
@@ -22,6 +23,7 @@ class Ingested(NamedTuple):
     kraft: bool
     kraft_ranges: list[tuple[str | None, str | None, int]] = []   # the KRaft controller's own lines
     metadata_levels: list[int] = []                               # metadata.version levels set
+    aborted: list[tuple] = []   # per aborted metadata transaction: (file, after, before, events undone)
 
 
 _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
@@ -57,6 +59,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
     batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
     leader_changes: list[tuple[int, int]] = []
+    markers: dict[str | None, list] = {}    # metadata transaction markers: by offset (None), else by file (its lines)
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     kraft = False
     for path in sorted(paths):
@@ -83,6 +86,10 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                     versions.append(fact["version"])
                 elif fact.get("fact") == "metadata_version":
                     levels.append(fact["level"])
+                elif fact.get("fact") == "metadata_transaction":
+                    offset = fact.get("source_offset")
+                    markers.setdefault(None if offset is not None else path, []).append(
+                        (o.line if offset is None else offset, fact["marker"]))
                 elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is None:
                     # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
                     leader_changes.append((fact["offset"], fact["leader"]))
@@ -129,10 +136,37 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 continue
             seen.add(key)
         unique.append(row)
+    unique, aborted = _without_aborted(unique, markers)
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
-    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels)
+    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels, aborted)
+
+
+def _without_aborted(rows: list[dict], markers: dict[str | None, list]) -> tuple[list[dict], list]:
+    """The rows less the events of aborted metadata transactions' records
+    (ingest.kraft.aborted_spans), and (file, after, before, events undone) per transaction
+    (file None: by offset). A Raft epoch's ControllerFailover is no record of one: it stays."""
+    spans = {log: aborted_spans(found) for log, found in markers.items()}
+    if not any(spans.values()):
+        return rows, []
+    undone = {(log, span): 0 for log, found in spans.items() for span in found}
+
+    def span_of(row: dict):
+        log, at = (None, row["source_offset"]) if row.get("source_offset") is not None else (row["file"], row["line"])
+        for lo, hi in spans.get(log, ()):
+            if lo < at < hi:
+                return log, (lo, hi)
+        return None
+
+    kept = []
+    for row in rows:
+        span = None if row["event_type"] == E.CONTROLLER_FAILOVER else span_of(row)
+        if span is None:
+            kept.append(row)
+        else:
+            undone[span] += 1
+    return kept, [(log, lo, hi, n) for (log, (lo, hi)), n in undone.items()]
 
 
 def log_files(root: str | Path) -> list[str]:

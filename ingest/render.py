@@ -501,16 +501,37 @@ class MetadataDumpRenderer:
         return self._record("BROKER_REGISTRATION_CHANGE_RECORD", 0, {"brokerId": broker, "brokerEpoch": 10 + broker, **change})
 
     def feed(self, e: Event) -> None:
-        t = e.event_type
-        epoch = e.controller_epoch if e.controller_epoch is not None else self.epoch
-        records: list[str] = []
-        if t == E.CONTROLLER_FAILOVER:
+        if e.event_type == E.CONTROLLER_FAILOVER:
             self.epoch, self.leader = e.controller_epoch, e.controller_id
             voters = [{"voterId": self.leader}]
             body = json.dumps({"version": 0, "leaderId": self.leader, "voters": voters, "grantingVoters": voters},
                               separators=(",", ":"))
             self._batch(e.event_time_ms, self.epoch, [f"LeaderChange: {body}"], control=True)
             return
+        records = self._records(e)
+        if records is None:
+            self.skipped[e.event_type] += 1
+            return
+        self._batch(e.event_time_ms, e.controller_epoch if e.controller_epoch is not None else self.epoch, records)
+
+    def feed_aborted(self, events: list[Event], ms: int) -> None:
+        """A metadata transaction (KIP-868) of these events' records, aborted: one batch from its
+        BeginTransactionRecord through its records, then the AbortTransactionRecord that a
+        controller wrote (a failed-over one aborting what its predecessor left open). Like
+        OffsetControlManager, what the records did (a new topic's id) is undone after."""
+        saved = dict(self.topic_ids), self.created.copy()
+        records = [self._record("BEGIN_TRANSACTION_RECORD", 0, {"name": "Migrating ZK metadata"})]
+        for e in events:
+            records += self._records(e) or []
+        self._batch(ms, self.epoch, records)
+        self._batch(ms, self.epoch, [self._record("ABORT_TRANSACTION_RECORD", 0, {
+            "reason": "Controller failover"})])
+        self.topic_ids, self.created = saved
+
+    def _records(self, e: Event) -> list[str] | None:
+        """The metadata records of one KRaft-era event (None: the dump holds no record of it)."""
+        t = e.event_type
+        records: list[str] = []
         if t == E.BROKER_STARTUP:
             records = [self._broker_change(b, fenced=-1) for b in e.brokers]
         elif t == E.BROKER_FAILURE:
@@ -543,9 +564,8 @@ class MetadataDumpRenderer:
                                                             "resourceName": e.topic or "", "name": e.config_name,
                                                             "value": e.config_value}))
         else:
-            self.skipped[t] += 1
-            return
-        self._batch(e.event_time_ms, epoch, records)
+            return None
+        return records
 
     def text(self, segment: str) -> str:
         return "\n".join([f"Dumping {segment}", "Log starting offset: 0", *self.lines]) + "\n"
@@ -563,11 +583,15 @@ def without_record_metadata(dump: str) -> str:
     return "\n".join(record(line) for line in dump.split("\n"))
 
 
-def render_kraft(events: Iterable[Event], out_dir: str | Path, nodes: Iterable[int] = (1, 2, 3)) -> dict[str, int]:
+def render_kraft(events: Iterable[Event], out_dir: str | Path, nodes: Iterable[int] = (1, 2, 3),
+                 aborted: dict[int, list[Event]] | None = None) -> dict[str, int]:
     """The dump of the same metadata log on every node (a quorum replicates one log), each
-    under broker-N/__cluster_metadata-0/ as an operator collects them."""
+    under broker-N/__cluster_metadata-0/ as an operator collects them. `aborted`: before the
+    i-th event, an aborted metadata transaction of these events' records (feed_aborted)."""
     r = MetadataDumpRenderer()
-    for e in events:
+    for i, e in enumerate(events):
+        if aborted and i in aborted:
+            r.feed_aborted(aborted[i], e.event_time_ms)
         r.feed(e)
     for node in nodes:
         d = Path(out_dir) / f"broker-{node}" / "__cluster_metadata-0"

@@ -74,6 +74,7 @@ class AuditSummary:
     eras: dict = field(default_factory=dict)
     windows: dict = field(default_factory=dict)   # cluster -> (first, last) event ms, when earlier rows met them
     carried: dict = field(default_factory=dict)   # cluster -> partitions whose replay went on from earlier rows
+    aborted: dict = field(default_factory=dict)   # cluster -> aborted metadata transactions (Ingested.aborted)
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -89,6 +90,11 @@ class AuditSummary:
         out += [f"  {cluster}: the replay of {n:,} partitions went on from the state its rows before "
                 f"{_utc(self.windows[cluster][0])} left them in"
                 for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
+        out += [f"  {cluster}: the metadata transaction "
+                + ("begun before the input" if lo < 0 else f"begun at {'offset' if file is None else 'line'} {lo}")
+                + f" was aborted at {'offset' if file is None else 'line'} {hi}"
+                + ("" if file is None else f" of {file}") + f": {n:,} events of its records undone, not replayed"
+                for cluster, spans in sorted(self.aborted.items()) for file, lo, hi, n in spans]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
@@ -798,6 +804,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "records_read": read, "lines_recognized": ing.lines_recognized, "records_quarantined": quarantined,
         "counts_reconcile": read == ing.lines_recognized + quarantined, "events_replayed": replayed,
         "events_deduplicated": ing.events_deduplicated, "input_files": json.dumps(ing.files, sort_keys=True),
+        "aborted_transactions": json.dumps(ing.aborted, sort_keys=True),
         "partitions": n_partitions,
         "violations_by_rule": json.dumps(by_rule, sort_keys=True),
         "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
@@ -815,7 +822,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
-                        windows={c: windows[c] for c in before}, carried=n_carried)
+                        windows={c: windows[c] for c in before}, carried=n_carried, aborted=ing.aborted)
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

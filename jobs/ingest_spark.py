@@ -25,7 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
-from ingest.kraft import CONTROLLER_ROW_PREFIX
+from ingest.kraft import CONTROLLER_ROW_PREFIX, aborted_spans
 from ingest.lines import CROSS_FILE_ORDER
 from jobs.session import materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
@@ -368,6 +368,9 @@ class Ingested:
     records_quarantined: int
     events_deduplicated: int
     files: dict[str, dict] = field(default_factory=dict)
+    # cluster -> (file, after, before, events undone) per aborted KRaft metadata transaction
+    # (file None: offsets of the metadata log; else lines of a dump printed without offsets)
+    aborted: dict[str, list] = field(default_factory=dict)
     evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
     cached: list[DataFrame] = field(default_factory=list)
 
@@ -449,13 +452,13 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     cached = [parsed]
-    dup_counts = 0
+    dup_counts, aborted = 0, {}
     parts = [canonical.select(cast)]
     if from_logs:
         # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
         # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
         kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
-        logged_events, dup_counts = _log_events(spark, events, rows, cached, kraft)
+        logged_events, dup_counts, aborted = _log_events(spark, events, rows, cached, kraft)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
@@ -464,7 +467,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, evidence, cached)
+                    counted["quarantined"], dup_counts, files, aborted, evidence, cached)
 
 
 def profile_aggregates() -> dict:
@@ -488,25 +491,27 @@ def profile_aggregates() -> dict:
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
-                cached: list[DataFrame], kraft: bool) -> tuple[DataFrame, int]:
-    """The events parsed from logs, in recorded order with their seq, and how many
-    duplicate metadata records were dropped. Appends what it caches to `cached`."""
+                cached: list[DataFrame], kraft: bool) -> tuple[DataFrame, int, dict]:
+    """The events parsed from logs, in recorded order with their seq, how many duplicate
+    metadata records were dropped, and the aborted metadata transactions (Ingested.aborted).
+    Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
-    dup_counts = 0
+    dup_counts, aborted = 0, {}
     if kraft:
-        logged, dup_counts = _kraft_events(logged, rows)
+        logged, dup_counts, aborted = _kraft_events(logged, rows)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
     cached.append(logged)
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
     numbered = _number_within_cluster(spark, ordered, cached)
     logged.unpersist()   # the numbered, sorted rows are kept now
-    return numbered, dup_counts
+    return numbered, dup_counts, aborted
 
 
-def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int]:
+def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, dict]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
-    metadata record, the Raft epochs' ControllerFailovers; and how many copies were dropped."""
+    metadata record, none of an aborted metadata transaction, the Raft epochs'
+    ControllerFailovers; how many copies were dropped, and the aborted transactions."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -522,10 +527,41 @@ def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int]:
     # The same metadata record in several nodes' dumps: replayed once.
     from_log = logged.where(F.col("source_offset").isNotNull())
     deduped = _first_in_order(from_log, ["cluster", "source_offset", "event_type"])
-    logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped).unionByName(
-        _raft_failovers(facts), allowMissingColumns=True)
+    logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped)
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
-    return logged, int(dup_counts)
+    logged, aborted = _without_aborted(logged, facts)
+    return logged.unionByName(_raft_failovers(facts), allowMissingColumns=True), int(dup_counts), aborted
+
+
+def _without_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, dict]:
+    """The logged events less the metadata records of aborted transactions
+    (ingest.kraft.aborted_spans; the markers are few, read on the driver), and
+    cluster -> (file, after, before, events undone) per transaction (Ingested.aborted)."""
+    kind = F.get_json_object("fact", "$.fact")
+    offset = F.get_json_object("fact", "$.source_offset").cast("long")
+    markers: dict[tuple, list] = {}
+    for r in (facts.where(kind == "metadata_transaction")
+              .select("cluster", "file", "line", offset.alias("offset"),
+                      F.get_json_object("fact", "$.marker").alias("marker")).collect()):
+        # By offset in the cluster's metadata log; a dump printed without offsets, by its lines.
+        log = (r["cluster"], None) if r["offset"] is not None else (r["cluster"], r["file"])
+        markers.setdefault(log, []).append((r["line"] if r["offset"] is None else r["offset"], r["marker"]))
+    spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in aborted_spans(found)]
+    if not spans:
+        return logged, {}
+    at = F.coalesce(F.col("source_offset"), F.col("line"))
+    table = F.broadcast(logged.sparkSession.createDataFrame(
+        spans, "a_cluster string, a_file string, a_lo long, a_hi long"))
+    in_span = (F.col("cluster").eqNullSafe(F.col("a_cluster")) & (at > F.col("a_lo")) & (at < F.col("a_hi"))
+               & F.when(F.col("a_file").isNull(), F.col("source_offset").isNotNull())
+               .otherwise(F.col("source_offset").isNull() & (F.col("file") == F.col("a_file"))))
+    counts = {(r["a_cluster"], r["a_file"], r["a_lo"], r["a_hi"]): r["n"]
+              for r in logged.join(table, in_span).groupBy("a_cluster", "a_file", "a_lo", "a_hi").count()
+              .withColumnRenamed("count", "n").collect()}
+    aborted: dict[str, list] = {}
+    for cluster, file, lo, hi in spans:
+        aborted.setdefault(cluster, []).append((file, lo, hi, counts.get((cluster, file, lo, hi), 0)))
+    return logged.join(table, in_span, "left_anti"), aborted
 
 
 def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:

@@ -94,6 +94,13 @@ AUDIT_RUNS = (
                                             "8601), topic (null: the cluster's default), value (null: the override "
                                             "removed)]. A later audit of the cluster carries the last of each before its "
                                             "window (ConfigObserved). Null on runs recorded before this column."),
+    Field("aborted_transactions", "string", True, "Per cluster, each KRaft metadata transaction (KIP-868) the input shows "
+                                                  "aborted, as JSON: [file (null: positions are offsets of the metadata log; "
+                                                  "else lines of that dump, printed without offsets), position of the marker "
+                                                  "before the AbortTransactionRecord (its BeginTransactionRecord; -1: the "
+                                                  "input's start), position of the AbortTransactionRecord, events read from "
+                                                  "the records between them (undone, not replayed)]. Null on runs recorded "
+                                                  "before this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

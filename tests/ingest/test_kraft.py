@@ -226,6 +226,15 @@ PAYLOADS = [
     ("3.7.0", "REGISTER_CONTROLLER_RECORD", '{"controllerId":100,"incarnationId":"tpx8pd1IQDqJwMfGzXj6GA","zkMigrationReady":false,'
      '"endPoints":[],"features":[]}', []),
     ("3.4.0", "ZK_MIGRATION_STATE_RECORD", '{"zkMigrationState":0}', []),
+    # KIP-868 markers (Begin/End/AbortTransactionRecord.json): facts with their offset (aborted_spans).
+    ("4.3.1 (real)", "BEGIN_TRANSACTION_RECORD", '{"name":"Bootstrap records"}',
+     [{"fact": "metadata_transaction", "marker": "begin", "source_offset": 40, "event_time_ms": 1710774020000}]),
+    ("4.3.1 (real)", "END_TRANSACTION_RECORD", "{}",
+     [{"fact": "metadata_transaction", "marker": "end", "source_offset": 40, "event_time_ms": 1710774020000}]),
+    ("3.6.0", "ABORT_TRANSACTION_RECORD", '{"reason":"Controller failover"}',
+     [{"fact": "metadata_transaction", "marker": "abort", "source_offset": 40, "event_time_ms": 1710774020000}]),
+    ("3.6.0 (no reason: a tagged field left at its default)", "ABORT_TRANSACTION_RECORD", "{}",
+     [{"fact": "metadata_transaction", "marker": "abort", "source_offset": 40, "event_time_ms": 1710774020000}]),
 ]
 
 
@@ -536,6 +545,10 @@ CONTROLLER_LINES = [
     ("4.3.1 (real)", "[QuorumController id=1] Replayed a FeatureLevelRecord setting feature group.version to 1", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replayed BeginTransactionRecord(name='Bootstrap records') at offset 1.", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replayed EndTransactionRecord() at offset 9.", []),
+    # OffsetControlManager.replay(AbortTransactionRecord): the offset it reverted to follows.
+    ("3.6.0", "[QuorumController id=1] Replayed AbortTransactionRecord(reason='Controller failover') at offset 42. "
+     "Reverted to offset 30.", []),
+    ("3.6.0", "[QuorumController id=1] Replayed AbortTransactionRecord(reason=null) at offset 42. Reverted to offset 30.", []),
     ("4.3.1 (real)", "[QuorumController id=1] Replaying ProducerIdsRecord ProducerIdsRecord(brokerId=2, brokerEpoch=10, "
      "nextProducerId=1000)", []),
     ("4.3.1 (real)", f"[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0, "
@@ -719,6 +732,7 @@ CONTROLLER_NEAR_MISSES = [
     ("4.3.1", "[QuorumController id=1] Replayed partition assignment change PartitionChangeRecord(partitionId=0"),
     ("3.5.2", "[QuorumController id=101] createTopics: failed with TopicExistsException in"),
     ("3.6.2", "[QuorumController id=101] Performing controller activation. Something else happened."),
+    ("3.6.0", "[QuorumController id=1] Replayed AbortTransactionRecord(reason=null) at offset 42."),
 ]
 
 
@@ -772,3 +786,23 @@ def test_rows_are_well_formed():
         if "event_type" in e:
             assert e["event_type"] in EVENT_TYPE_NAMES
             assert set(e) <= set(EVENT_FIELD_NAMES) | {"topic_id"}, e
+
+
+# ------------------------------------------------------------------ metadata transactions
+
+ABORTED = [
+    ("none", [(1, "begin"), (9, "end")], []),
+    ("begin, abort", [(1, "begin"), (5, "abort")], [(1, 5)]),
+    ("copies from three nodes' dumps count once", [(1, "begin"), (5, "abort")] * 3, [(1, 5)]),
+    ("in any order", [(20, "abort"), (9, "end"), (12, "begin"), (1, "begin")], [(12, 20)]),
+    ("an abort with its begin before the input: from the input's start", [(7, "abort"), (9, "begin"), (15, "end")],
+     [(-1, 7)]),
+    ("an abort whose begin the input lacks: from the marker before", [(1, "begin"), (4, "end"), (9, "abort")], [(4, 9)]),
+    ("several", [(1, "begin"), (3, "abort"), (6, "begin"), (8, "end"), (10, "begin"), (14, "abort")], [(1, 3), (10, 14)]),
+    ("a transaction still open at the input's end is not undone", [(1, "begin"), (5, "abort"), (8, "begin")], [(1, 5)]),
+]
+
+
+@pytest.mark.parametrize("case, markers, spans", ABORTED, ids=[c for c, _, _ in ABORTED])
+def test_aborted_spans(case, markers, spans):
+    assert kraft.aborted_spans(markers) == spans

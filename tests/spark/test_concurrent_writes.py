@@ -138,7 +138,8 @@ def test_two_audits_adding_the_same_new_column_at_the_same_time_both_go_on(spark
     from schemas.tables import TABLES
 
     current = TABLES["audit_runs"]
-    earlier = tuple(f for f in current if f.name not in ("time_windows", "controller_changes", "broker_changes", "config_changes"))
+    since = [f.name for f in current].index("time_windows")   # the columns added since the first version
+    earlier = current[:since]
     for round_ in range(4):
         warehouse = str(tmp_path / f"w{round_}")
         monkeypatch.setitem(TABLES, "audit_runs", earlier)

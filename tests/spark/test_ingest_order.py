@@ -2,13 +2,14 @@
 events in the same recorded order, with the same `seq`, however Spark partitions the sort."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from pyspark.sql import functions as F
 
 from ingest.local import ingest_files, log_files
-from ingest.render import render, render_kraft
+from ingest.render import render, render_kraft, without_record_metadata
 from jobs.audit import file_clusters, list_input_files
 from jobs.ingest_spark import ingest
 from schemas.events import EVENT_FIELD_NAMES
@@ -17,7 +18,8 @@ from state_machine.generator import SimConfig, simulate
 pytestmark = pytest.mark.spark
 
 
-CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k")
+CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k", "gen-m", "gen-s")
+MIGRATION = Path(__file__).resolve().parents[1] / "ingest" / "fixtures" / "scenarios" / "kraft-3.7.0-aborted-migration"
 
 
 @pytest.fixture(scope="module")
@@ -25,18 +27,28 @@ def clusters(tmp_path_factory):
     """Two ZooKeeper clusters' 2.4.1 logs, a third's 3.9.2 logs at INFO, and a KRaft cluster's
     metadata-log dumps (nodes 9, 10 and 11, one log: every record is in three files and replayed
     once, node 9's copy, though broker-10/ sorts first by name), with a controller.log line that
-    announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch)."""
+    announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch), and
+    two aborted metadata transactions in its log; a 3.7.0 migration whose first transaction was
+    aborted (the fixture scenario), and its dump printed without record metadata (aborted by
+    lines)."""
     root = tmp_path_factory.mktemp("logs")
     for name, seed, era, level, write in (("gen-a", 5, "2.4", "trace", render), ("gen-b", 6, "2.4", "trace", render),
                                           ("gen-c", 8, "3.x", "info", lambda ev, d: render(ev, d, "3.9.2")),
                                           ("gen-k", 7, "kraft", "trace",
-                                           lambda ev, d: render_kraft(ev, d, nodes=(9, 10, 11)))):
+                                           lambda ev, d: render_kraft(ev, d, nodes=(9, 10, 11), aborted={
+                                               30: [e for e in ev if e.event_type == "PartitionRecord"][-3:],
+                                               60: [e for e in ev if e.event_type == "BrokerFailure"][:2]}))):
         events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed,
                                        log_level=level))
         write(events, root / name)
     (root / "gen-k" / "broker-10" / "controller.log").write_text(
         "[2023-11-14 22:13:23,000] INFO [QuorumController id=10] In the new epoch 2, the leader is 4. "
         "(org.apache.kafka.controller.QuorumController)\n")
+    shutil.copytree(MIGRATION, root / "gen-m")
+    for dump in MIGRATION.rglob("*.log.txt"):
+        target = root / "gen-s" / dump.relative_to(MIGRATION)
+        target.parent.mkdir(parents=True)
+        target.write_text(without_record_metadata(dump.read_text()))
     return root
 
 
@@ -68,6 +80,11 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, c
         got = sorted((r for r in rows if r["cluster"] == name), key=lambda r: r["seq"])
         for r in got:
             r["source_file"] = r["source_file"].removeprefix("file:")
-        assert len(got) == len(want) > 100
+        assert len(got) == len(want) > (5 if name in ("gen-m", "gen-s") else 100)
         assert [r["seq"] for r in got] == list(range(len(want)))
         assert [{k: r[k] for k in EVENT_FIELD_NAMES} for r in got] == want
+        # The same transactions undone, each with the same events.
+        aborted = [(f if f is None else f.removeprefix("file:"), *rest) for f, *rest in ing.aborted.get(name, [])]
+        assert sorted(aborted, key=str) == sorted(local.aborted, key=str)
+        assert len(local.aborted) == {"gen-k": 2, "gen-m": 1, "gen-s": 1}.get(name, 0)
+        assert all(n > 0 for *_, n in local.aborted)
