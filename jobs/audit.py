@@ -93,7 +93,7 @@ class AuditSummary:
         out += [f"  {cluster}: the metadata transaction "
                 + ("begun before the input" if lo < 0 else f"begun at {'offset' if file is None else 'line'} {lo}")
                 + f" was aborted at {'offset' if file is None else 'line'} {hi}"
-                + ("" if file is None else f" of {file}") + f": {n:,} events of its records undone, not replayed"
+                + ("" if file is None else f" of {file}") + f": {n:,} event{'' if n == 1 else 's'} of its records undone, not replayed"
                 for cluster, spans in sorted(self.aborted.items()) for file, lo, hi, n in spans]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
