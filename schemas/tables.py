@@ -25,6 +25,12 @@ PARTITION_TIMELINE = KEY + (
     Field("election", "string", True, "initial, offline, unclean, reassign, preferred, controlled_shutdown, noop, or null."),
     Field("source", "string", False, "Provenance of the causing event: file:line, file@offset or seq:N."),
     Field("inferred", "boolean", False, "True when no record showed this change and the replay inferred it."),
+    Field("elr", "array<int>", True, "KRaft: eligible leader replicas (KIP-966; empty where the cluster does not "
+                                     "enable them); null in ZooKeeper mode and on rows written before this column."),
+    Field("last_known_elr", "array<int>", True, "KRaft: the last known leader KIP-966 keeps while the partition has "
+                                                "none; null as for elr."),
+    Field("leader_recovery_state", "string", True, "KRaft: RECOVERED, or RECOVERING after an unclean election until "
+                                                   "the leader reports recovery; null as for elr."),
 )
 
 REPLICA_TIMELINE = KEY + (

@@ -36,7 +36,10 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
                          event_type=E.PARTITION_STATE_CARRIED, topic=topic, partition=partition, source_file=last.source,
                          detail="inferred" if last.inferred else None, to_state=last.partition_state,
                          leader=last.leader, leader_epoch=last.leader_epoch, isr=list(last.isr),
-                         replicas=list(last.replicas), controller_epoch=last.controller_epoch))
+                         replicas=list(last.replicas), controller_epoch=last.controller_epoch,
+                         elr=None if last.elr is None else list(last.elr),
+                         last_known_elr=None if last.last_known_elr is None else list(last.last_known_elr),
+                         leader_recovery_state=last.leader_recovery_state))
     states = {r.replica: r for r in replica_rows if _before(r.valid_from, start_ms)}
     out += [Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=r.valid_from, event_type=E.REPLICA_STATE_CARRIED,
                   topic=topic, partition=partition, source_file=r.source, detail="inferred" if r.inferred else None,

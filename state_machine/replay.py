@@ -44,6 +44,7 @@ UNCLEAN_CONFIG = "unclean.leader.election.enable"
 # `_new_tuple(RowType, values)` (the same NamedTuple, without its Python-level __new__),
 # and matching a decision to a pending step scans the list without a predicate closure.
 _new_tuple = tuple.__new__
+_NOT_KRAFT = (None, None, None)   # a ZooKeeper-mode timeline row's elr, last_known_elr, leader_recovery_state
 # The partition states an Online step elects from; in any other state a conditional Online
 # step (triggerOnlinePartitionStateChange) is a no-op.
 _ELECTABLE = (P.NewPartition, P.OfflinePartition)
@@ -62,6 +63,11 @@ class TimelineRow(NamedTuple):
     election: str | None
     source: str
     inferred: bool
+    # KRaft only (None in ZooKeeper mode): KIP-966's eligible leader replicas and last known
+    # ELR, and the leader recovery state. A later audit carries them (PartitionStateCarried).
+    elr: tuple[int, ...] | None = None
+    last_known_elr: tuple[int, ...] | None = None
+    leader_recovery_state: str | None = None
 
 
 class ReplicaRow(NamedTuple):
@@ -312,7 +318,9 @@ class PartitionReplay:
                 # An inferred step applied after a later record: it happened no earlier than that record.
                 ts = opened
             if (row[3] == state and row[4] == self.leader and row[5] == self.leader_epoch
-                    and row[6] == self.isr and row[7] == self.replicas):
+                    and row[6] == self.isr and row[7] == self.replicas
+                    and (not self.kraft or (row[12] == self.elr and row[13] == self.last_known_elr
+                                            and row[14] == self.leader_recovery_state))):
                 return  # nothing changed: the open row goes on
             if row is not self._carried_row:
                 row[2] = ts
@@ -325,7 +333,8 @@ class PartitionReplay:
             source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
         election_name = election._value_ if isinstance(election, ElectionKind) else election
         self._open_row = [seq, ts, None, state, self.leader, self.leader_epoch, self.isr,
-                          self.replicas, self.write_controller_epoch, election_name, source, inferred]
+                          self.replicas, self.write_controller_epoch, election_name, source, inferred,
+                          *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT)]
         if self.observer is not None:
             self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
 
@@ -851,6 +860,9 @@ class PartitionReplay:
         self.isr = tuple(record.isr or ())
         self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
         self.write_controller_epoch = record.controller_epoch
+        if self.kraft:   # KIP-966 and recovery state, where the earlier row has them (null: a table before them)
+            self.elr, self.last_known_elr = tuple(record.elr or ()), tuple(record.last_known_elr or ())
+            self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         if record.controller_epoch is not None:
             self._observe_controller(record, None, record.controller_epoch)
         # As a recorded decision (a later one under a lower leader epoch regressed), unless the
@@ -861,7 +873,8 @@ class PartitionReplay:
         self.last_decision = record
         self._open_row = self._carried_row = [
             record.seq, record.event_time_ms, None, self.state._value_, self.leader, self.leader_epoch, self.isr,
-            self.replicas, self.write_controller_epoch, None, provenance(record), False]
+            self.replicas, self.write_controller_epoch, None, provenance(record), False,
+            *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT)]
 
     def on_controller_epoch_carried(self, record: Event) -> None:
         """ControllerEpochCarried: the highest controller epoch an earlier audit saw (and its controller, if known)."""
@@ -1424,6 +1437,7 @@ class PartitionReplay:
         if self.elr or self.last_known_elr:
             self.elr, self.last_known_elr = (), ()
             self.zk_version += 1
+            self._emit(record, None, False)
 
     def on_remove_topic(self, record: Event) -> None:
         self.state = P.NonExistentPartition

@@ -119,6 +119,48 @@ def test_kraft_an_unclean_change_after_midnight():
     assert with_carried[0] == whole[0]
 
 
+def test_kraft_an_election_from_the_elr_after_midnight_is_clean_with_the_elr_carried():
+    """KIP-966: the ISR empties into the eligible leader replicas in the evening; after
+    midnight broker 2, in the ELR, is elected. Clean, as the whole history's replay says, only
+    if the night carries the ELR (the ISR before the election is empty)."""
+    specs = [e("ControllerFailover", controller_id=3000, controller_epoch=4),
+             e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+             e("PartitionChangeRecord", isr=[1, 2], elr=[3]),
+             e("PartitionChangeRecord", isr=[1], elr=[2, 3]),
+             e("PartitionChangeRecord", isr=[], leader=-1, elr=[1, 2, 3]),
+             # night 2: an ELR member returns and is elected
+             e("PartitionChangeRecord", isr=[2], leader=2, elr=[1, 3])]
+    whole, _, with_carried = nights("kraft", specs, cut=5)
+    assert whole[2] == with_carried[2] == []
+    assert with_carried[0] == whole[0]
+    assert [(r.leader, r.isr, r.elr, r.last_known_elr, r.leader_recovery_state) for r in whole[0]] == [
+        (2, (2,), (1, 3), (), "RECOVERED")]
+    # A row written before the ELR was a column (null there): the ISR [] alone makes it unclean.
+    events = build(specs)
+    night1 = replay("kraft", events[:5])
+    carried = [c._replace(elr=None, last_known_elr=None, leader_recovery_state=None)
+               for c in carried_events("c", "t", 0, night1[0], night1[1])]
+    assert [v.rule for v in replay("kraft", carried + events[5:])[2]] == ["UNCLEAN_LEADER_ELECTION"]
+
+
+def test_kraft_a_change_of_the_elr_alone_is_a_timeline_row():
+    """The ELR is part of the partition's state: a change of it alone (a ClearElrRecord, an
+    ELR member's unclean shutdown) is a row, so the row before midnight carries it."""
+    rows, _, violations = replay("kraft", build([
+        e("ControllerFailover", controller_id=3000, controller_epoch=4),
+        e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2], leader=1, leader_epoch=0, zk_version=0, elr=[3]),
+        e("PartitionChangeRecord", elr=[]),
+        e("PartitionChangeRecord", elr=[3]),
+        e("ClearElrRecord")]))
+    assert violations == []
+    assert [(r.isr, r.elr) for r in rows] == [((1, 2), (3,)), ((1, 2), ()), ((1, 2), (3,)), ((1, 2), ())]
+
+
+def test_zookeeper_rows_have_no_kraft_state():
+    rows, _, _ = replay("2.4", build(UNCLEAN_ACROSS_NIGHTS))
+    assert rows and {(r.elr, r.last_known_elr, r.leader_recovery_state) for r in rows} == {(None, None, None)}
+
+
 @pytest.mark.parametrize("era", ["0.8.1", "2.4", "3.9", "kraft"])
 def test_a_carried_state_alone_writes_nothing(era):
     state = Event(cluster="c", seq=0, event_time_ms=5, event_type="PartitionStateCarried", topic="t", partition=0,

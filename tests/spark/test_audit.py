@@ -370,3 +370,54 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
         [True] * (len(since) - 1)
     times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
     assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
+
+
+def _elr_nights(tmp_path) -> tuple[Path, Path]:
+    """KIP-966 across midnight (KRaft, canonical events): the evening empties payments-0's ISR
+    into its eligible leader replicas; after midnight broker 2, of the ELR, is elected."""
+    def ev(t, **fields):
+        return json.dumps({"cluster": "elr", "seq": t, "event_time_ms": 1_700_000_000_000 + t * 1000,
+                           "source_file": "metadata.log", "source_line": t, **fields})
+    part = {"topic": "payments", "partition": 0}
+    evening = [ev(1, event_type="ControllerFailover", controller_id=3000, controller_epoch=1),
+               ev(2, event_type="BrokerStartup", brokers=[1, 2, 3]),
+               ev(3, event_type="PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0,
+                  zk_version=0, **part),
+               ev(4, event_type="BrokerFailure", brokers=[3]),
+               ev(5, event_type="PartitionChangeRecord", isr=[1, 2], elr=[3], **part),
+               ev(6, event_type="BrokerFailure", brokers=[2]),
+               ev(7, event_type="PartitionChangeRecord", isr=[1], elr=[2, 3], **part),
+               ev(8, event_type="BrokerFailure", brokers=[1]),
+               ev(9, event_type="PartitionChangeRecord", isr=[], leader=-1, elr=[1, 2, 3], **part)]
+    night = [ev(20, event_type="BrokerStartup", brokers=[2]),
+             ev(21, event_type="PartitionChangeRecord", isr=[2], leader=2, elr=[1, 3], **part)]
+    return _input(tmp_path, "evening", evening), _input(tmp_path, "night", night)
+
+
+def test_kraft_eligible_leader_replicas_are_carried_across_midnight(spark, tmp_path, monkeypatch):
+    """The night's election from the ELR is clean: the evening's last row holds the ELR, and
+    the night goes on from it. A partition_timeline of an earlier version (no ELR columns)
+    gets them at the night's write; its rows carry no ELR, so the same election reads as
+    unclean (the ISR before it is empty): the columns are what makes it clean."""
+    from schemas.tables import TABLES
+
+    evening, night = _elr_nights(tmp_path)
+    for warehouse, earlier in (("wh", False), ("earlier", True)):
+        if earlier:
+            names = ("elr", "last_known_elr", "leader_recovery_state")
+            monkeypatch.setitem(TABLES, "partition_timeline",
+                                tuple(f for f in TABLES["partition_timeline"] if f.name not in names))
+        run(spark, AuditConfig(inputs=[str(evening)], warehouse=str(tmp_path / warehouse), kafka_versions=["kraft"]))
+        monkeypatch.undo()
+        summary = run(spark, AuditConfig(inputs=[str(night)], warehouse=str(tmp_path / warehouse), kafka_versions=["kraft"]))
+        assert summary.carried == {"elr": 1}
+        rows = table(spark, tmp_path / warehouse, "partition_timeline").orderBy("ordinal").select(
+            "leader", "isr", "elr", "last_known_elr", "leader_recovery_state").collect()
+        if not earlier:
+            assert summary.violations_by_rule == {}
+            assert [tuple(r) for r in rows] == [
+                (1, [1, 2, 3], [], [], "RECOVERED"), (1, [1, 2], [3], [], "RECOVERED"), (1, [1], [2, 3], [], "RECOVERED"),
+                (-1, [], [1, 2, 3], [], "RECOVERED"), (2, [2], [1, 3], [], "RECOVERED")]
+        else:
+            assert summary.violations_by_rule == {"UNCLEAN_LEADER_ELECTION": 1}
+            assert [tuple(r)[2:] for r in rows] == [(None, None, None)] * 4 + [([1, 3], [], "RECOVERED")]
