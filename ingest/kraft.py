@@ -125,6 +125,13 @@ def _transaction(marker: str):
     return lambda d: [{"fact": "metadata_transaction", "marker": marker}]
 
 
+def metadata_log_position(file: str, line: int, offset: int | None) -> tuple[str | None, int]:
+    """(log, position) of a record for `aborted_spans`: (None, its offset) in the cluster's
+    metadata log, shared by every node's dump; in a dump printed without offsets, (its file,
+    its line)."""
+    return (None, offset) if offset is not None else (file, line)
+
+
 def aborted_spans(markers) -> list[tuple[int, int]]:
     """(after, before) of each aborted transaction of one metadata log: the records at positions
     strictly between are undone. `markers` are (position, marker) pairs, the position an offset

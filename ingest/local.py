@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
-from ingest.kraft import aborted_spans
+from ingest.kraft import aborted_spans, metadata_log_position
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
@@ -59,7 +59,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
     batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
     leader_changes: list[tuple[int, int]] = []
-    markers: dict[str | None, list] = {}    # metadata transaction markers: by offset (None), else by file (its lines)
+    markers: dict[str | None, list] = {}    # metadata transaction markers, by log (metadata_log_position)
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     kraft = False
     for path in sorted(paths):
@@ -87,9 +87,8 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 elif fact.get("fact") == "metadata_version":
                     levels.append(fact["level"])
                 elif fact.get("fact") == "metadata_transaction":
-                    offset = fact.get("source_offset")
-                    markers.setdefault(None if offset is not None else path, []).append(
-                        (o.line if offset is None else offset, fact["marker"]))
+                    log, at = metadata_log_position(path, o.line, fact.get("source_offset"))
+                    markers.setdefault(log, []).append((at, fact["marker"]))
                 elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is None:
                     # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
                     leader_changes.append((fact["offset"], fact["leader"]))
@@ -153,7 +152,7 @@ def _without_aborted(rows: list[dict], markers: dict[str | None, list]) -> tuple
     undone = {(log, span): 0 for log, found in spans.items() for span in found}
 
     def span_of(row: dict):
-        log, at = (None, row["source_offset"]) if row.get("source_offset") is not None else (row["file"], row["line"])
+        log, at = metadata_log_position(row["file"], row["line"], row.get("source_offset"))
         for lo, hi in spans.get(log, ()):
             if lo < at < hi:
                 return log, (lo, hi)

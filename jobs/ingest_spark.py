@@ -25,7 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
-from ingest.kraft import CONTROLLER_ROW_PREFIX, aborted_spans
+from ingest.kraft import CONTROLLER_ROW_PREFIX, aborted_spans, metadata_log_position
 from ingest.lines import CROSS_FILE_ORDER
 from jobs.session import materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
@@ -543,9 +543,8 @@ def _without_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, di
     for r in (facts.where(kind == "metadata_transaction")
               .select("cluster", "file", "line", offset.alias("offset"),
                       F.get_json_object("fact", "$.marker").alias("marker")).collect()):
-        # By offset in the cluster's metadata log; a dump printed without offsets, by its lines.
-        log = (r["cluster"], None) if r["offset"] is not None else (r["cluster"], r["file"])
-        markers.setdefault(log, []).append((r["line"] if r["offset"] is None else r["offset"], r["marker"]))
+        log, at = metadata_log_position(r["file"], r["line"], r["offset"])
+        markers.setdefault((r["cluster"], log), []).append((at, r["marker"]))
     spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in aborted_spans(found)]
     if not spans:
         return logged, {}
