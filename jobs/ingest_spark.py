@@ -45,6 +45,7 @@ EXTRA = (  # columns of the parse output beyond the event's own
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
 ORDER_COLUMNS = tuple(c for c in CROSS_FILE_ORDER if c not in EVENT_FIELD_NAMES)
+ABORTED_SPAN = "_aborted_span"   # a logged row's aborted metadata transaction, by index (`_tag_aborted`)
 
 
 def loose_arrays(dt: T.DataType) -> T.DataType:
@@ -496,22 +497,24 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
     metadata records were dropped, and the aborted metadata transactions (Ingested.aborted).
     Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
-    dup_counts, aborted = 0, {}
+    dup_counts, spans = 0, []
     if kraft:
-        logged, dup_counts, aborted = _kraft_events(logged, rows)
+        logged, dup_counts, spans = _kraft_events(logged, rows)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
-    logged = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS).persist()
-    cached.append(logged)
+    kept = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS,
+                         *([ABORTED_SPAN] if spans else [])).persist()
+    cached.append(kept)
+    logged, aborted = _without_aborted(kept, spans) if spans else (kept, {})
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
     numbered = _number_within_cluster(spark, ordered, cached)
-    logged.unpersist()   # the numbered, sorted rows are kept now
+    kept.unpersist()   # the numbered, sorted rows are kept now
     return numbered, dup_counts, aborted
 
 
-def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, dict]:
+def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, list]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
-    metadata record, none of an aborted metadata transaction, the Raft epochs'
-    ControllerFailovers; how many copies were dropped, and the aborted transactions."""
+    metadata record, those of aborted metadata transactions tagged (`_tag_aborted`), the Raft
+    epochs' ControllerFailovers; how many copies were dropped, and the aborted transactions' spans."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -529,14 +532,16 @@ def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, d
     deduped = _first_in_order(from_log, ["cluster", "source_offset", "event_type"])
     logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped)
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
-    logged, aborted = _without_aborted(logged, facts)
-    return logged.unionByName(_raft_failovers(facts), allowMissingColumns=True), int(dup_counts), aborted
+    logged, spans = _tag_aborted(logged, facts)
+    # A Raft epoch's ControllerFailover is no record of a transaction: untagged, it stays.
+    return logged.unionByName(_raft_failovers(facts), allowMissingColumns=True), int(dup_counts), spans
 
 
-def _without_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, dict]:
-    """The logged events less the metadata records of aborted transactions
-    (ingest.kraft.aborted_spans; the markers are few, read on the driver), and
-    cluster -> (file, after, before, events undone) per transaction (Ingested.aborted)."""
+def _tag_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:
+    """The logged events, each of an aborted metadata transaction's records tagged with that
+    transaction's index in the returned (cluster, file, after, before) spans
+    (ingest.kraft.aborted_spans; the markers are few, read on the driver). `_log_events` counts
+    and drops the tagged rows once they are kept (one evaluation of the join, not two)."""
     kind = F.get_json_object("fact", "$.fact")
     offset = F.get_json_object("fact", "$.source_offset").cast("long")
     markers: dict[tuple, list] = {}
@@ -547,20 +552,26 @@ def _without_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, di
         markers.setdefault((r["cluster"], log), []).append((at, r["marker"]))
     spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in aborted_spans(found)]
     if not spans:
-        return logged, {}
-    at = F.coalesce(F.col("source_offset"), F.col("line"))
+        return logged, []
     table = F.broadcast(logged.sparkSession.createDataFrame(
-        spans, "a_cluster string, a_file string, a_lo long, a_hi long"))
+        [(i, *span) for i, span in enumerate(spans)], f"{ABORTED_SPAN} int, a_cluster string, a_file string, a_lo long, a_hi long"))
+    # metadata_log_position as a join condition; a log's spans are disjoint, so a row meets at most one.
+    at = F.coalesce(F.col("source_offset"), F.col("line"))
     in_span = (F.col("cluster").eqNullSafe(F.col("a_cluster")) & (at > F.col("a_lo")) & (at < F.col("a_hi"))
                & F.when(F.col("a_file").isNull(), F.col("source_offset").isNotNull())
                .otherwise(F.col("source_offset").isNull() & (F.col("file") == F.col("a_file"))))
-    counts = {(r["a_cluster"], r["a_file"], r["a_lo"], r["a_hi"]): r["n"]
-              for r in logged.join(table, in_span).groupBy("a_cluster", "a_file", "a_lo", "a_hi").count()
-              .withColumnRenamed("count", "n").collect()}
+    return logged.join(table, in_span, "left").drop("a_cluster", "a_file", "a_lo", "a_hi"), spans
+
+
+def _without_aborted(logged: DataFrame, spans: list) -> tuple[DataFrame, dict]:
+    """The kept, tagged rows (`_tag_aborted`) less the aborted transactions' ones, and cluster ->
+    (file, after, before, events undone) per transaction (Ingested.aborted)."""
+    counts = {r[ABORTED_SPAN]: r["n"] for r in logged.where(F.col(ABORTED_SPAN).isNotNull())
+              .groupBy(ABORTED_SPAN).agg(F.count("*").alias("n")).collect()}
     aborted: dict[str, list] = {}
-    for cluster, file, lo, hi in spans:
-        aborted.setdefault(cluster, []).append((file, lo, hi, counts.get((cluster, file, lo, hi), 0)))
-    return logged.join(table, in_span, "left_anti"), aborted
+    for i, (cluster, file, lo, hi) in enumerate(spans):
+        aborted.setdefault(cluster, []).append((file, lo, hi, counts.get(i, 0)))
+    return logged.where(F.col(ABORTED_SPAN).isNull()).drop(ABORTED_SPAN), aborted
 
 
 def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:
