@@ -520,7 +520,8 @@ class MetadataDumpRenderer:
         controller wrote (a failed-over one aborting what its predecessor left open). Like
         OffsetControlManager, what the records did (a new topic's id) is undone after."""
         saved = dict(self.topic_ids), self.created.copy()
-        records = [self._record("BEGIN_TRANSACTION_RECORD", 0, {"name": "Migrating ZK metadata"})]
+        # The name KRaftMigrationDriver gives the migration's transaction (3.6+).
+        records = [self._record("BEGIN_TRANSACTION_RECORD", 0, {"name": "ZK Migration"})]
         for e in events:
             records += self._records(e) or []
         self._batch(ms, self.epoch, records)
