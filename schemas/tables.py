@@ -24,7 +24,9 @@ PARTITION_TIMELINE = KEY + (
                                            "of the record, null only before the first epoch is known)."),
     Field("election", "string", True, "initial, offline, unclean, reassign, preferred, controlled_shutdown, noop, or null."),
     Field("source", "string", False, "Provenance of the causing event: file:line, file@offset or seq:N."),
-    Field("inferred", "boolean", False, "True when no record showed this change and the replay inferred it."),
+    Field("inferred", "boolean", False, "True when the replay inferred this change and no record has shown its "
+                                        "values since (a record of the same leader, leader epoch and ISR makes it "
+                                        "false; valid_from and source stay the inferred change's)."),
     Field("elr", "array<int>", True, "KRaft: eligible leader replicas (KIP-966; empty where the cluster does not "
                                      "enable them); null in ZooKeeper mode and on rows written before this column."),
     Field("last_known_elr", "array<int>", True, "KRaft: the last known leader KIP-966 keeps while the partition has "

@@ -829,6 +829,13 @@ class PartitionReplay:
             # yet (a history that starts mid-way); -1 / -2 (none, KRaft's unchanged) leave the replay's.
             leader = record.leader
             self.recorded_epoch_leader = leader if leader is not None and leader >= 0 else self.leader
+            row = self._open_row
+            if (row is not None and row[11] and row[5] == epoch and row[4] == self.recorded_epoch_leader
+                    and (record.isr is None or tuple(record.isr) == row[6])):
+                # A record shows the inferred open row's leader, leader epoch (and ISR): its values
+                # are recorded now, so a later night carries that epoch as a recorded one (only
+                # its start stays inferred).
+                row[11] = False
         self.last_decision = record
 
     def _epoch_regressed(self, record: Event) -> bool:

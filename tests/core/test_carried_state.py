@@ -9,7 +9,7 @@ import pytest
 
 from state_machine.carried import carried_events
 from state_machine.eras import resolve_era
-from state_machine.events import Event
+from state_machine.events import Event, provenance
 from state_machine.replay import PartitionReplay
 
 from test_replay_checks import BASE, C1, C2, build, e
@@ -181,6 +181,22 @@ def test_an_inferred_carried_epoch_is_no_recorded_one(detail, regressed):
     _, _, violations = replay("2.4", [state, record])
     assert ["LEADER_EPOCH_REGRESSION" for v in violations if v.rule == "LEADER_EPOCH_REGRESSION"] == \
         (["LEADER_EPOCH_REGRESSION"] if regressed else [])
+
+
+def test_an_inferred_row_a_record_confirms_carries_its_epoch_as_a_recorded_one():
+    # Broker 1 fails: the controller's election (leader 2, epoch 1) is not logged (INFO) and is
+    # inferred when the next input arrives; then the controller's LeaderAndIsr request shows the
+    # same values. After midnight, a request at epoch 0 goes back on a recorded epoch.
+    specs = [*BASE, e("BrokerFailure", brokers=[1]), e("BrokerStartup", brokers=[1]),
+             e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1),
+             e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], **C1)]
+    events = build(specs)
+    night1 = replay("2.4", events[:6])
+    (last,) = [r for r in night1[0] if r.valid_to is None]
+    assert (last.leader, last.leader_epoch, last.inferred, last.source) == (2, 1, False, provenance(events[3]))
+    whole, _, with_carried = nights("2.4", specs, cut=6)
+    assert [v.rule for v in whole[2]] == ["LEADER_EPOCH_REGRESSION"]
+    assert rules(with_carried[2]) == rules(whole[2])
 
 
 def test_a_zombie_controller_just_after_midnight_is_found_by_the_carried_epoch():
