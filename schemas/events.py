@@ -45,6 +45,8 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("last_known_elr", "array<int>", True, "KRaft lastKnownElr (KIP-966): the last leader, kept while the partition has "
           "none, whom the controller elects once the ISR and the ELR are both empty (from 4.1 only if it is alive); null = "
           "not carried (on a PartitionChangeRecord: unchanged)."),
+    Field("target_replicas", "array<int>", True, "The target replicas (RAR) of a reassignment in flight, as "
+          "PartitionStateCarried carries it; null = none."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)

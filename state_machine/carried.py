@@ -39,7 +39,8 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
                          replicas=list(last.replicas), controller_epoch=last.controller_epoch,
                          elr=None if last.elr is None else list(last.elr),
                          last_known_elr=None if last.last_known_elr is None else list(last.last_known_elr),
-                         leader_recovery_state=last.leader_recovery_state))
+                         leader_recovery_state=last.leader_recovery_state,
+                         target_replicas=None if last.target_replicas is None else list(last.target_replicas)))
     states = {r.replica: r for r in replica_rows if _before(r.valid_from, start_ms)}
     out += [Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=r.valid_from, event_type=E.REPLICA_STATE_CARRIED,
                   topic=topic, partition=partition, source_file=r.source, detail="inferred" if r.inferred else None,

@@ -68,6 +68,8 @@ class TimelineRow(NamedTuple):
     elr: tuple[int, ...] | None = None
     last_known_elr: tuple[int, ...] | None = None
     leader_recovery_state: str | None = None
+    # ZooKeeper mode: the target replicas (RAR) of a reassignment in flight; None when none.
+    target_replicas: tuple[int, ...] | None = None
 
 
 class ReplicaRow(NamedTuple):
@@ -169,7 +171,7 @@ OP_REPLICA = "replica"
 OP_EPOCH_BUMP = "epoch_bump"          # updateLeaderEpoch: same leader and ISR, epoch + 1
 OP_ASSIGNMENT = "assignment"          # AR written to ZK
 OP_DELETION_DONE = "deletion_done"    # TopicDeletionManager.completeDeleteTopic
-OP_REASSIGN_DONE = "reassign_done"    # removePartitionFromReassignedPartitions
+OP_REASSIGN_DONE = "reassign_done"    # AR = RAR written, removePartitionFromReassignedPartitions
 
 
 class PartitionReplay:
@@ -320,7 +322,8 @@ class PartitionReplay:
             if (row[3] == state and row[4] == self.leader and row[5] == self.leader_epoch
                     and row[6] == self.isr and row[7] == self.replicas
                     and (not self.kraft or (row[12] == self.elr and row[13] == self.last_known_elr
-                                            and row[14] == self.leader_recovery_state))):
+                                            and row[14] == self.leader_recovery_state))
+                    and row[15] == self.reassignment_target):
                 return  # nothing changed: the open row goes on
             if row is not self._carried_row:
                 row[2] = ts
@@ -334,7 +337,8 @@ class PartitionReplay:
         election_name = election._value_ if isinstance(election, ElectionKind) else election
         self._open_row = [seq, ts, None, state, self.leader, self.leader_epoch, self.isr,
                           self.replicas, self.write_controller_epoch, election_name, source, inferred,
-                          *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT)]
+                          *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
+                          self.reassignment_target]
         if self.observer is not None:
             self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
 
@@ -867,6 +871,9 @@ class PartitionReplay:
         self.isr = tuple(record.isr or ())
         self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
         self.write_controller_epoch = record.controller_epoch
+        # A reassignment in flight goes on: its completion is queued once the ISR holds the target.
+        self.reassignment_target = tuple(record.target_replicas) if record.target_replicas is not None else None
+        self._completion_queued = False
         if self.kraft:   # KIP-966 and recovery state, where the earlier row has them (null: a table before them)
             self.elr, self.last_known_elr = tuple(record.elr or ()), tuple(record.last_known_elr or ())
             self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
@@ -881,7 +888,8 @@ class PartitionReplay:
         self._open_row = self._carried_row = [
             record.seq, record.event_time_ms, None, self.state._value_, self.leader, self.leader_epoch, self.isr,
             self.replicas, self.write_controller_epoch, None, provenance(record), False,
-            *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT)]
+            *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
+            self.reassignment_target]
 
     def on_controller_epoch_carried(self, record: Event) -> None:
         """ControllerEpochCarried: the highest controller epoch an earlier audit saw (and its controller, if known)."""
@@ -1615,8 +1623,7 @@ class ControllerOperations:
             deletion_chain = (R.NonExistentReplica,)  # 0.8.0: Offline -> NonExistent directly
         for r in removed:
             steps += [Step(OP_REPLICA, s, r, cause=cause) for s in deletion_chain]
-        steps.append(Step(OP_ASSIGNMENT, tuple(target), cause=cause))
-        steps.append(Step(OP_REASSIGN_DONE, cause=cause))
+        steps.append(Step(OP_REASSIGN_DONE, tuple(target), cause=cause))   # AR = the target: done
         return steps
 
     @staticmethod
@@ -1668,10 +1675,19 @@ class ControllerOperations:
 
 
 def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> None:
+    """AR written as the target, the partition no longer being reassigned: the row that shows
+    the new AR shows no reassignment in flight."""
     rp.reassignment_target = None
     rp.assignment_order_known = True
     rp.replicas_partial = False   # AR is the target now
     rp._completion_queued = False
+    row = rp._open_row
+    if rp.replicas == step.target and row is not None and row is not rp._carried_row:
+        # The removed replicas' NonExistentReplica steps already left AR = the target (the
+        # controller's context drops each): that row, of this completion, is the done one.
+        row[15] = None
+        return
+    rp._step_assignment(step, record)
 
 
 ControllerOperations.OPERATIONS = {

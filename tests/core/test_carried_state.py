@@ -199,6 +199,22 @@ def test_an_inferred_row_a_record_confirms_carries_its_epoch_as_a_recorded_one()
     assert rules(with_carried[2]) == rules(whole[2])
 
 
+@pytest.mark.parametrize("era", ["0.8.2", "2.4", "3.9"])
+def test_a_reassignment_in_flight_at_midnight_completes_the_next_night(era):
+    # Night 1 starts moving the partition to [2, 3, 4]; night 2's leader adds broker 4 to the
+    # ISR, and the controller completes the reassignment (leader 2 elected from the target).
+    specs = [*BASE, e("BrokerStartup", brokers=[4]), e("ReassignmentStart", replicas=[2, 3, 4]),
+             e("IsrChange", leader=1, isr=[1, 2, 3, 4], recording_broker=1),
+             e("LeaderAndIsr", leader=2, isr=[1, 2, 3, 4], **C1)]
+    events = build(specs)
+    rows = replay(era, events[:5])[0]
+    assert rows[-1].target_replicas == (2, 3, 4)
+    whole, _, with_carried = nights(era, specs, cut=5)
+    assert (whole[0][-1].leader, whole[0][-1].replicas, whole[0][-1].target_replicas) == (2, (2, 3, 4), None)
+    assert with_carried[0] == whole[0]
+    assert rules(with_carried[2]) == rules(whole[2])
+
+
 def test_a_zombie_controller_just_after_midnight_is_found_by_the_carried_epoch():
     # Controller 2 (epoch 2) wrote the evening before; just after midnight the old controller 1
     # (epoch 1) still decides for this partition, whose own last row controller 1 wrote.

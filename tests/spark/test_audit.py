@@ -372,6 +372,35 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
 
 
+def test_a_reassignment_in_flight_at_midnight_completes_the_next_night(spark, tmp_path):
+    """The evening starts moving payments-0 to [2, 3, 4]; after midnight the leader adds broker 4
+    to the ISR and the controller completes the move. The evening's last row holds the target
+    (target_replicas), and the night goes on from it: the two nights' partition_timeline is the
+    one audit of the whole history's."""
+    def ev(t, **fields):
+        return json.dumps({"cluster": "move", "seq": t, "event_time_ms": 1_700_000_000_000 + t * 1000,
+                           "source_file": "controller.log", "source_line": t, **fields})
+    part, c1 = {"topic": "payments", "partition": 0}, {"controller_id": 1, "controller_epoch": 1}
+    evening = [ev(1, event_type="ControllerFailover", brokers=[1, 2, 3, 4], **c1),
+               ev(2, event_type="TopicCreation", replicas=[1, 2, 3], **part),
+               ev(3, event_type="PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition",
+                  leader=1, leader_epoch=0, isr=[1, 2, 3], **part, **c1),
+               ev(4, event_type="ReassignmentStart", replicas=[2, 3, 4], **part)]
+    night = [ev(20, event_type="IsrChange", leader=1, isr=[1, 2, 3, 4], recording_broker=1, **part),
+             ev(21, event_type="LeaderAndIsr", leader=2, isr=[1, 2, 3, 4], **part, **c1)]
+    for warehouse, inputs in (("nightly", [evening, night]), ("whole", [evening + night])):
+        for i, lines in enumerate(inputs):
+            summary = run(spark, AuditConfig(inputs=[str(_input(tmp_path, f"{warehouse}{i}", lines))],
+                                             warehouse=str(tmp_path / warehouse), kafka_versions=["2.4"]))
+            assert summary.violations_by_rule == {}
+    columns = ("ordinal", "valid_from", "leader", "leader_epoch", "isr", "replicas", "target_replicas", "election", "inferred")
+    nightly = table(spark, tmp_path / "nightly", "partition_timeline").select(*columns)
+    assert [tuple(r) for r in nightly.orderBy("ordinal").select("replicas", "target_replicas").collect()][-2:] == \
+        [([2, 3, 4, 1], [2, 3, 4]), ([2, 3, 4], None)]
+    assert_df_equality(nightly, table(spark, tmp_path / "whole", "partition_timeline").select(*columns),
+                       ignore_row_order=True, ignore_nullable=True)
+
+
 def _elr_nights(tmp_path) -> tuple[Path, Path]:
     """KIP-966 across midnight (KRaft, canonical events): the evening empties payments-0's ISR
     into its eligible leader replicas; after midnight broker 2, of the ELR, is elected."""

@@ -149,7 +149,8 @@ def _timeline(ordinal, seq, state, leader, isr, valid_from, valid_to, **kw):
     base = dict(cluster=C, topic=T, partition=0, ordinal=ordinal, seq=seq, valid_from=valid_from,
                 valid_to=valid_to, partition_state=state, leader=leader, leader_epoch=max(ordinal - 1, -1),
                 isr=isr, replicas=[1, 2, 3], controller_epoch=1, election=None, source=f"seq:{seq}",
-                inferred=False, elr=None, last_known_elr=None, leader_recovery_state=None)
+                inferred=False, elr=None, last_known_elr=None, leader_recovery_state=None,
+                target_replicas=None)
     base.update(kw)
     return _row("partition_timeline", **base)
 
