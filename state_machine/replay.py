@@ -1683,8 +1683,9 @@ def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> Non
     rp._completion_queued = False
     row = rp._open_row
     if rp.replicas == step.target and row is not None and row is not rp._carried_row:
-        # The removed replicas' NonExistentReplica steps already left AR = the target (the
-        # controller's context drops each): that row, of this completion, is the done one.
+        # AR is the target already (each removed replica's NonExistentReplica step dropped it
+        # from the controller's context, or none was removed): the open row, which this
+        # completion's election or epoch bump wrote, is the done one.
         row[15] = None
         return
     rp._step_assignment(step, record)
