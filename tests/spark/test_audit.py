@@ -111,6 +111,12 @@ def _input(tmp_path, name: str, lines: list[str]) -> Path:
     return d
 
 
+def _event_line(cluster: str, source_file: str, t: int, **fields) -> str:
+    """One canonical event as a JSON line: the t-th of its file, t seconds into the history."""
+    return json.dumps({"cluster": cluster, "seq": t, "event_time_ms": 1_700_000_000_000 + t * 1000,
+                       "source_file": source_file, "source_line": t, **fields})
+
+
 def _held(spark, warehouse) -> dict[str, list[dict]]:
     return {name: [r.asDict() for r in table(spark, warehouse, name).collect()] for name in REPLAYED}
 
@@ -378,8 +384,7 @@ def test_a_reassignment_in_flight_at_midnight_completes_the_next_night(spark, tm
     (target_replicas), and the night goes on from it: the two nights' partition_timeline is the
     one audit of the whole history's."""
     def ev(t, **fields):
-        return json.dumps({"cluster": "move", "seq": t, "event_time_ms": 1_700_000_000_000 + t * 1000,
-                           "source_file": "controller.log", "source_line": t, **fields})
+        return _event_line("move", "controller.log", t, **fields)
     part, c1 = {"topic": "payments", "partition": 0}, {"controller_id": 1, "controller_epoch": 1}
     evening = [ev(1, event_type="ControllerFailover", brokers=[1, 2, 3, 4], **c1),
                ev(2, event_type="TopicCreation", replicas=[1, 2, 3], **part),
@@ -405,8 +410,7 @@ def _elr_nights(tmp_path) -> tuple[Path, Path]:
     """KIP-966 across midnight (KRaft, canonical events): the evening empties payments-0's ISR
     into its eligible leader replicas; after midnight broker 2, of the ELR, is elected."""
     def ev(t, **fields):
-        return json.dumps({"cluster": "elr", "seq": t, "event_time_ms": 1_700_000_000_000 + t * 1000,
-                           "source_file": "metadata.log", "source_line": t, **fields})
+        return _event_line("elr", "metadata.log", t, **fields)
     part = {"topic": "payments", "partition": 0}
     evening = [ev(1, event_type="ControllerFailover", controller_id=3000, controller_epoch=1),
                ev(2, event_type="BrokerStartup", brokers=[1, 2, 3]),
