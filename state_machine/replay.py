@@ -335,12 +335,17 @@ class PartitionReplay:
             source_file, source_line = cause.source_file, cause.source_line
             source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
         election_name = election._value_ if isinstance(election, ElectionKind) else election
-        self._open_row = [seq, ts, None, state, self.leader, self.leader_epoch, self.isr,
-                          self.replicas, self.write_controller_epoch, election_name, source, inferred,
-                          *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
-                          self.reassignment_target]
+        self._open_row = self._row_now(seq, ts, state, election_name, source, inferred)
         if self.observer is not None:
             self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
+
+    def _row_now(self, seq: int, valid_from: int | None, state: str, election: str | None,
+                 source: str, inferred: bool) -> list:
+        """The open timeline row (TimelineRow's fields, valid_to still None) of the partition as it is now."""
+        return [seq, valid_from, None, state, self.leader, self.leader_epoch, self.isr,
+                self.replicas, self.write_controller_epoch, election, source, inferred,
+                *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
+                self.reassignment_target]
 
     def _set_replica(self, replica: int, state: ReplicaState, cause: Event | None, inferred: bool) -> None:
         states = self.replica_states
@@ -885,11 +890,8 @@ class PartitionReplay:
         if record.detail != "inferred" and self.leader_epoch >= self.recorded_epoch:
             self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
         self.last_decision = record
-        self._open_row = self._carried_row = [
-            record.seq, record.event_time_ms, None, self.state._value_, self.leader, self.leader_epoch, self.isr,
-            self.replicas, self.write_controller_epoch, None, provenance(record), False,
-            *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
-            self.reassignment_target]
+        self._open_row = self._carried_row = self._row_now(
+            record.seq, record.event_time_ms, self.state._value_, None, provenance(record), False)
 
     def on_controller_epoch_carried(self, record: Event) -> None:
         """ControllerEpochCarried: the highest controller epoch an earlier audit saw (and its controller, if known)."""
