@@ -21,6 +21,11 @@ def _before(at: int | None, start_ms: int | None) -> bool:
     return start_ms is None or (at is not None and at < start_ms)
 
 
+def _listed(ids: tuple[int, ...] | None) -> list[int] | None:
+    """A row's broker-id tuple as an event's list; None (not in the row's mode, or none) stays None."""
+    return None if ids is None else list(ids)
+
+
 def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, replica_rows: Iterable,
                    start_ms: int | None = None) -> list[Event]:
     """The carried state of one partition whose replay wrote `rows` (TimelineRow) and
@@ -37,10 +42,9 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
                          detail="inferred" if last.inferred else None, to_state=last.partition_state,
                          leader=last.leader, leader_epoch=last.leader_epoch, isr=list(last.isr),
                          replicas=list(last.replicas), controller_epoch=last.controller_epoch,
-                         elr=None if last.elr is None else list(last.elr),
-                         last_known_elr=None if last.last_known_elr is None else list(last.last_known_elr),
+                         elr=_listed(last.elr), last_known_elr=_listed(last.last_known_elr),
                          leader_recovery_state=last.leader_recovery_state,
-                         target_replicas=None if last.target_replicas is None else list(last.target_replicas)))
+                         target_replicas=_listed(last.target_replicas)))
     states = {r.replica: r for r in replica_rows if _before(r.valid_from, start_ms)}
     out += [Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=r.valid_from, event_type=E.REPLICA_STATE_CARRIED,
                   topic=topic, partition=partition, source_file=r.source, detail="inferred" if r.inferred else None,
