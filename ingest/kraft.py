@@ -58,7 +58,8 @@ def _partition_record(d: dict) -> list:
                      replicas=d["replicas"], isr=d["isr"], leader=d["leader"], leader_epoch=d["leaderEpoch"],
                      zk_version=d["partitionEpoch"],
                      leader_recovery_state=LEADER_RECOVERY_STATES.get(d.get("leaderRecoveryState", 0)),
-                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"))]
+                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"),
+                     adding_replicas=d.get("addingReplicas"), removing_replicas=d.get("removingReplicas"))]
 
 
 def _partition_change_record(d: dict) -> list:
@@ -70,7 +71,8 @@ def _partition_change_record(d: dict) -> list:
                      isr=d.get("isr"), leader=None if leader == NO_LEADER_CHANGE else leader,
                      replicas=d.get("replicas"),
                      leader_recovery_state=LEADER_RECOVERY_STATES.get(recovery),
-                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"))]
+                     elr=d.get("eligibleLeaderReplicas"), last_known_elr=d.get("lastKnownElr"),
+                     adding_replicas=d.get("addingReplicas"), removing_replicas=d.get("removingReplicas"))]
 
 
 def _remove_topic_record(d: dict) -> list:
@@ -548,7 +550,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"Removed ELRs from \d+ partitions (?:of topic \S+|in all topics)\.$", _nothing),
     _row("kraft.controller.replaying_producer_ids", "ProducerIdControlManager.java replay(ProducerIdsRecord) @3.6.0..", "3.6.0",
          None, "Replaying", r"Replaying ProducerIdsRecord ProducerIdsRecord\(.*\)$", _nothing),
-    # The reassignment's PARTITION_CHANGE_RECORD is in the dump (with addingReplicas/removingReplicas).
+    # The reassignment's PARTITION_CHANGE_RECORD is in the dump (its addingReplicas/removingReplicas
+    # are the reassignment in flight).
     _row("kraft.controller.replayed_assignment_change", f"{_RCM} replay(PartitionChangeRecord) @3.0.2.. (4.3.1 appends "
          "'. (<isr/replicaSet/epoch diff>)')", "3.0.0", None, "Replayed",
          r"Replayed partition assignment change PartitionChangeRecord\(.*\) for topic \S+?(?:\. \(.*\))?$", _nothing),

@@ -545,14 +545,16 @@ class MetadataDumpRenderer:
                 self.topic_ids[e.topic] = _uuid(f"{e.topic}/{self.created[e.topic]}")   # each incarnation its own
                 records.append(self._record("TOPIC_RECORD", 0, {"name": e.topic, "topicId": self.topic_ids[e.topic]}))
             data = {"partitionId": e.partition, "topicId": self.topic_ids[e.topic], "replicas": list(e.replicas),
-                    "isr": list(e.isr), "removingReplicas": [], "addingReplicas": [], "leader": e.leader,
+                    "isr": list(e.isr), "removingReplicas": list(e.removing_replicas or ()),
+                    "addingReplicas": list(e.adding_replicas or ()), "leader": e.leader,
                     "leaderEpoch": e.leader_epoch, "partitionEpoch": e.zk_version or 0}
             if _recovering(e):
                 data["leaderRecoveryState"] = 1
             records.append(self._record("PARTITION_RECORD", 2, data))
         elif t == E.PARTITION_CHANGE_RECORD:
             data = {"partitionId": e.partition, "topicId": self.topic_ids[e.topic]}
-            for name, value in (("isr", e.isr), ("leader", e.leader), ("replicas", e.replicas)):
+            for name, value in (("isr", e.isr), ("leader", e.leader), ("replicas", e.replicas),
+                                ("removingReplicas", e.removing_replicas), ("addingReplicas", e.adding_replicas)):
                 if value is not None:
                     data[name] = list(value) if isinstance(value, (list, tuple)) else value
             if e.leader_recovery_state is not None:

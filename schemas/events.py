@@ -47,6 +47,11 @@ EVENT_FIELDS: tuple[Field, ...] = (
           "not carried (on a PartitionChangeRecord: unchanged)."),
     Field("target_replicas", "array<int>", True, "The target replicas (RAR) of a reassignment in flight, as "
           "PartitionStateCarried carries it; null = none."),
+    Field("adding_replicas", "array<int>", True, "KRaft addingReplicas of a PartitionRecord / PartitionChangeRecord: the "
+          "replicas a reassignment in flight adds; null = not carried (on a PartitionChangeRecord: unchanged)."),
+    Field("removing_replicas", "array<int>", True, "KRaft removingReplicas of a PartitionRecord / PartitionChangeRecord: "
+          "the replicas a reassignment in flight removes (the target is replicas less these); null = not carried (on a "
+          "PartitionChangeRecord: unchanged)."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)

@@ -33,9 +33,9 @@ PARTITION_TIMELINE = KEY + (
                                                 "none; null as for elr."),
     Field("leader_recovery_state", "string", True, "KRaft: RECOVERED, or RECOVERING after an unclean election until "
                                                    "the leader reports recovery; null as for elr."),
-    Field("target_replicas", "array<int>", True, "ZooKeeper mode: the target replicas (RAR) of a reassignment in "
-                                                 "flight; null when none, in KRaft mode and on rows written before "
-                                                 "this column."),
+    Field("target_replicas", "array<int>", True, "The target replicas of a reassignment in flight (ZooKeeper mode: "
+                                                 "RAR; KRaft: replicas less removingReplicas while a replica is added "
+                                                 "or removed); null when none and on rows written before this column."),
 )
 
 REPLICA_TIMELINE = KEY + (

@@ -332,6 +332,8 @@ class Simulator:
             return False
         rp = self.rng.choice(cands)
         r = next(r for r in rp.reassignment_target if r in self.live and r not in rp.isr and r in rp.replicas)
+        if self.kraft and all(t in rp.isr + (r,) for t in rp.reassignment_target):
+            return self._kraft_complete(rp, rp.reassignment_target, rp.isr + (r,))
         return self._isr_change(rp, rp.isr + (r,))
 
     def _act_preferred(self) -> bool:
@@ -458,12 +460,13 @@ class Simulator:
         isr = [r for r in replicas if r in acceptable] or replicas[:1]
         leader = next((r for r in replicas if r in acceptable), NO_LEADER)
         ev = self._emit(self._event(E.PARTITION_RECORD, topic=rp.topic, partition=rp.partition, replicas=replicas,
-                                    isr=isr, leader=leader, leader_epoch=0, zk_version=0, **self._decision_fields()))
+                                    isr=isr, leader=leader, leader_epoch=0, zk_version=0, adding_replicas=[],
+                                    removing_replicas=[], **self._decision_fields()))
         rp.feed(ev)
         rp.drain()
 
     def _kraft_change(self, rp: PartitionReplay, isr=None, leader=None, replicas=None, elect: str | None = None,
-                      force_leader=False) -> bool:
+                      force_leader=False, reassigning: dict | None = None) -> bool:
         acceptable = self.live - self.shutting
         target_isr = tuple(isr) if isr is not None else rp.isr
         target_replicas = tuple(replicas) if replicas is not None else rp.replicas
@@ -489,11 +492,15 @@ class Simulator:
             fields["replicas"] = list(target_replicas)
         if new_leader is not None:
             fields["leader"] = new_leader
+        fields.update(reassigning or {})
         if not fields:
             return False
         ev = self._event(E.PARTITION_CHANGE_RECORD, topic=rp.topic, partition=rp.partition, **fields,
                          **self._decision_fields())
-        if self._arm("leader_not_in_isr", "leader" in fields and new_leader >= 0 and len(target_isr) >= 2):
+        # Only a leader from the ISR before: one joining it in this change (a reassignment's
+        # completion) would be unclean without it as well.
+        if self._arm("leader_not_in_isr", "leader" in fields and new_leader >= 0 and len(target_isr) >= 2
+                     and new_leader in rp.isr):
             bad = ev._replace(isr=[r for r in target_isr if r != new_leader])
             self._emit(bad)
             self._record("leader_not_in_isr", "LEADER_NOT_IN_ISR", rp, bad)
@@ -522,19 +529,28 @@ class Simulator:
             self._kraft_change(rp, isr=isr if isr != rp.isr else None, elect="any" if rp.leader in brokers else None)
 
     def _kraft_reassign(self, rp: PartitionReplay, target: list[int]) -> bool:
-        # Simplified KIP-455 flow: the target replaces the assignment once the ISR allows it.
-        if not all(r in rp.isr for r in target):
-            merged = list(dict.fromkeys(list(target) + list(rp.replicas)))
-            rp.reassignment_target = tuple(target)
-            return self._kraft_change(rp, replicas=merged)
-        return self._kraft_complete(rp, target)
+        # KIP-455 as PartitionChangeBuilder writes it: unless the ISR already holds the target, the
+        # replicas become the target and then the ones it removes, and addingReplicas /
+        # removingReplicas (each written only when it changes) hold the reassignment in flight.
+        adding = [r for r in target if r not in rp.replicas]
+        removing = [r for r in rp.replicas if r not in target]
+        if (adding or removing) and not all(r in rp.isr for r in target):
+            reassigning = {name: ids for name, ids in (("adding_replicas", adding), ("removing_replicas", removing)) if ids}
+            return self._kraft_change(rp, replicas=list(target) + removing, reassigning=reassigning)
+        return self._kraft_complete(rp, target, rp.isr)
 
-    def _kraft_complete(self, rp: PartitionReplay, target) -> bool:
-        isr = tuple(r for r in rp.isr if r in target)
-        rp.reassignment_target = None
+    def _kraft_complete(self, rp: PartitionReplay, target, isr) -> bool:
+        # The change that completes it (an AlterPartition's, once the ISR holds the target) drops
+        # the removed replicas from the ISR and elects from the target if the leader is leaving.
+        isr = tuple(r for r in isr if r in target)
         leader = rp.leader if rp.leader in target else None
+        reassigning = {}   # the lists of the reassignment in flight, emptied
+        if rp.adding_replicas:
+            reassigning["adding_replicas"] = []
+        if rp.reassignment_target is not None and any(r not in target for r in rp.replicas):
+            reassigning["removing_replicas"] = []
         return self._kraft_change(rp, replicas=list(target), isr=isr, elect=None if leader is not None else "any",
-                                  force_leader=True)
+                                  force_leader=True, reassigning=reassigning)
 
     # ------------------------------------------------------------------ faults
 

@@ -68,7 +68,7 @@ class TimelineRow(NamedTuple):
     elr: tuple[int, ...] | None = None
     last_known_elr: tuple[int, ...] | None = None
     leader_recovery_state: str | None = None
-    # ZooKeeper mode: the target replicas (RAR) of a reassignment in flight; None when none.
+    # The target replicas (ZooKeeper mode: RAR) of a reassignment in flight; None when none.
     target_replicas: tuple[int, ...] | None = None
 
 
@@ -184,7 +184,7 @@ class PartitionReplay:
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
         "elected_into_isr", "replica_states",
-        "reassignment_target", "uncached_epochs",
+        "reassignment_target", "adding_replicas", "uncached_epochs",
         "assignment_order_known", "replicas_partial", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
         "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
@@ -212,6 +212,8 @@ class PartitionReplay:
         self.elected_into_isr = False
         self.replica_states: dict[int, ReplicaState] = {}
         self.reassignment_target: tuple[int, ...] | None = None
+        # KRaft: the addingReplicas of the reassignment in flight; None = not known (a carried state).
+        self.adding_replicas: tuple[int, ...] | None = ()
         # (leader, epoch) values the controller's cache still holds after a reassignment's epoch
         # bump that reached ZooKeeper only (era.reassign_bump_cached False, before 2.4).
         self.uncached_epochs: set[tuple[int, int]] = set()
@@ -618,7 +620,7 @@ class PartitionReplay:
         self.elr, self.last_known_elr, self.elected_from_elr, self.elected_into_isr = (), (), False, False
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
-        self.reassignment_target = None
+        self.reassignment_target, self.adding_replicas = None, ()
         self.uncached_epochs.clear()
 
     # -- replica steps
@@ -806,13 +808,14 @@ class PartitionReplay:
         # an ISR that still holds the replicas being removed (KafkaController step B3; B4 then
         # removes them): outside the record's replicas but inside the controller's AR. In 0.8.0
         # the new replicas join the ISR, and one may be elected, while AR is still the old one.
-        target = self.reassignment_target or ()
-        in_flight = self.replicas + target if self.reassignment_target is not None else ()
+        # KRaft's replicas hold the whole reassignment in flight (target and removing): no excuse.
+        target = None if self.kraft else self.reassignment_target
+        in_flight = self.replicas + target if target is not None else ()
         outside = [r for r in isr if r not in replicas and r not in in_flight]
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
                           f"ISR {list(isr)} has {outside} outside the assigned replicas {list(replicas)}", ())
-        if leader >= 0 and leader not in replicas and leader in isr and leader not in target:
+        if leader >= 0 and leader not in replicas and leader in isr and (target is None or leader not in target):
             self._violate("LEADER_NOT_IN_REPLICAS", record, None,
                           f"leader {leader} is not an assigned replica {list(replicas)}", ())
 
@@ -880,6 +883,7 @@ class PartitionReplay:
         self.reassignment_target = tuple(record.target_replicas) if record.target_replicas is not None else None
         self._completion_queued = False
         if self.kraft:   # KIP-966 and recovery state, where the earlier row has them (null: a table before them)
+            self.adding_replicas = None   # the row has the target only
             self.elr, self.last_known_elr = tuple(record.elr or ()), tuple(record.last_known_elr or ())
             self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
         if record.controller_epoch is not None:
@@ -1318,6 +1322,8 @@ class PartitionReplay:
         if record.leader is not None and record.leader >= 0 and record.leader not in isr:
             self._leader_not_in_isr(record, record.leader, isr)
         self._check_membership(record, record.leader, isr)
+        self.adding_replicas, self.reassignment_target = _kraft_reassignment(
+            self.replicas, tuple(record.adding_replicas or ()), tuple(record.removing_replicas or ()))
         first = self.leader_epoch < 0
         self.leader, self.isr = record.leader, isr
         self.elr = tuple(record.elr or ())
@@ -1379,6 +1385,9 @@ class PartitionReplay:
             self.leader = leader
             self.leader_epoch += 1
         self._check_membership(record._replace(replicas=replicas), self.leader, isr)
+        if (record.adding_replicas is not None or record.removing_replicas is not None
+                or record.replicas is not None and self.reassignment_target is not None):
+            self._change_reassignment(record, replicas)
         self.replicas, self.isr = replicas, isr
         self.zk_version += 1
         if record.leader_recovery_state:
@@ -1392,6 +1401,22 @@ class PartitionReplay:
             unclean = leader not in prev_isr and not self.elected_from_elr and not self.elected_into_isr
             election = ElectionKind.unclean if unclean else self._kraft_election_kind(record, prev_leader, leader)
         self._emit(record, election, False)
+
+    def _change_reassignment(self, record: Event, replicas: tuple[int, ...]) -> None:
+        """A PartitionChangeRecord's addingReplicas / removingReplicas (each written only when it
+        changed: PartitionChangeBuilder) against the ones in effect, which the replicas and target
+        give for removing; adding after a carried state is taken as non-empty iff nothing is removed
+        (a reassignment in flight adds or removes some)."""
+        target = self.reassignment_target
+        removing = tuple(r for r in self.replicas if r not in target) if target is not None else ()
+        adding = self.adding_replicas
+        if adding is None:
+            adding = () if removing or target is None else target
+        if record.removing_replicas is not None:
+            removing = tuple(record.removing_replicas)
+        if record.adding_replicas is not None:
+            adding = tuple(record.adding_replicas)
+        self.adding_replicas, self.reassignment_target = _kraft_reassignment(replicas, adding, removing)
 
     def _kraft_election_kind(self, record: Event, prev_leader: int, leader: int) -> ElectionKind:
         """What moved a leader not known dead, for the timeline (a record names no cause): a change
@@ -1674,6 +1699,15 @@ class ControllerOperations:
         rp.pending.extend(steps)
 
     OPERATIONS = {}
+
+
+def _kraft_reassignment(replicas: tuple[int, ...], adding: tuple[int, ...],
+                        removing: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """(addingReplicas, target): a KRaft partition is reassigning while it adds or removes a replica
+    (PartitionRegistration.isReassigning); its replicas are then the target and the removing ones."""
+    if not adding and not removing:
+        return (), None
+    return adding, tuple(r for r in replicas if r not in removing)
 
 
 def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> None:

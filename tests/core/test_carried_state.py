@@ -156,6 +156,61 @@ def test_kraft_a_change_of_the_elr_alone_is_a_timeline_row():
     assert [(r.isr, r.elr) for r in rows] == [((1, 2), (3,)), ((1, 2), ()), ((1, 2), (3,)), ((1, 2), ())]
 
 
+KRAFT_FAILOVER = e("ControllerFailover", controller_id=3000, controller_epoch=4)
+
+
+@pytest.mark.parametrize("records, targets", [
+    # [1, 2, 3] -> [2, 3, 4]: replicas are the target and the removing ones; broker 4 catches up,
+    # and the change that completes it elects 2 from the target (1 leaves).
+    ([e("PartitionChangeRecord", replicas=[2, 3, 4, 1], adding_replicas=[4], removing_replicas=[1]),
+      e("PartitionChangeRecord", isr=[1, 2, 3, 4]),
+      e("PartitionChangeRecord", replicas=[2, 3, 4], isr=[2, 3, 4], leader=2, adding_replicas=[], removing_replicas=[])],
+     [(2, 3, 4), (2, 3, 4), None]),
+    # [1, 2, 3] -> [1, 2, 3, 4]: nothing removed, so the record that starts it writes no removingReplicas
+    # and the one that completes it none either (each is written only when it changes).
+    ([e("PartitionChangeRecord", replicas=[1, 2, 3, 4], adding_replicas=[4]),
+      e("PartitionChangeRecord", isr=[1, 2]),
+      e("PartitionChangeRecord", isr=[1, 2, 3, 4], adding_replicas=[])],
+     [(1, 2, 3, 4), (1, 2, 3, 4), None]),
+    # [1, 2, 3] -> [1, 2] while broker 2 is out of the ISR: nothing added; replicas unchanged until done.
+    ([e("PartitionChangeRecord", isr=[1, 3]),
+      e("PartitionChangeRecord", removing_replicas=[3]),
+      e("PartitionChangeRecord", replicas=[1, 2], isr=[1, 2], removing_replicas=[])],
+     [None, (1, 2), None]),
+])
+@pytest.mark.parametrize("cut", [3, 4])
+def test_kraft_a_reassignment_in_flight_is_the_rows_target_across_midnight(records, targets, cut):
+    """KRaft's reassignment in flight is in its records' addingReplicas / removingReplicas: the
+    target (replicas less the removing ones) is the timeline's, and a night cut while it is in
+    flight goes on from the carried row to the same completion."""
+    specs = [KRAFT_FAILOVER, e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0,
+                               zk_version=0, adding_replicas=[], removing_replicas=[]), *records]
+    rows, _, violations = replay("kraft", build(specs))
+    assert violations == []
+    assert [r.target_replicas for r in rows] == [None, *targets]
+    whole, _, with_carried = nights("kraft", specs, cut=cut)
+    assert with_carried[0] == whole[0] and with_carried[2] == whole[2] == []
+
+
+def test_kraft_a_snapshot_of_a_partition_being_reassigned():
+    rows, _, _ = replay("kraft", build([KRAFT_FAILOVER, e(
+        "PartitionRecord", replicas=[2, 3, 4, 1], isr=[1, 2, 3], leader=1, leader_epoch=3, zk_version=5,
+        adding_replicas=[4], removing_replicas=[1])]))
+    assert [r.target_replicas for r in rows] == [(2, 3, 4)]
+
+
+def test_kraft_an_isr_or_leader_outside_the_replicas_is_reported_while_a_reassignment_is_in_flight():
+    """KRaft's replicas hold the removing ones until the reassignment is done, so no ISR member or
+    leader is excused as one being removed (as in ZooKeeper mode, where AR is the target first):
+    here the completion drops broker 1, the leader, from the replicas but not from the ISR."""
+    rows, _, violations = replay("kraft", build([
+        KRAFT_FAILOVER,
+        e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+        e("PartitionChangeRecord", replicas=[2, 3, 4, 1], adding_replicas=[4], removing_replicas=[1]),
+        e("PartitionChangeRecord", replicas=[2, 3, 4], isr=[1, 2, 3, 4], adding_replicas=[], removing_replicas=[])]))
+    assert [v.rule for v in violations] == ["ISR_NOT_SUBSET_OF_REPLICAS", "LEADER_NOT_IN_REPLICAS"]
+
+
 def test_zookeeper_rows_have_no_kraft_state():
     rows, _, _ = replay("2.4", build(UNCLEAN_ACROSS_NIGHTS))
     assert rows and {(r.elr, r.last_known_elr, r.leader_recovery_state) for r in rows} == {(None, None, None)}

@@ -55,10 +55,12 @@ def where(offset, time):
     return ({} if offset is None else {"source_offset": offset}) | ({} if time is None else {"event_time_ms": time})
 
 
-def partition_record(p, replicas, offset=None, time=None, topic_id=TID, state="RECOVERED", epoch=0):
+def partition_record(p, replicas, offset=None, time=None, topic_id=TID, state="RECOVERED", epoch=0, reassigning=True):
+    """reassigning: the record's addingReplicas / removingReplicas are [] (2.8 printed null: absent)."""
+    lists = {"adding_replicas": [], "removing_replicas": []} if reassigning else {}
     return {"event_type": "PartitionRecord", "topic_id": topic_id, "partition": p, "replicas": replicas,
             "isr": replicas, "leader": replicas[0], "leader_epoch": epoch, "zk_version": epoch,
-            "leader_recovery_state": state} | where(offset, time)
+            "leader_recovery_state": state, **lists} | where(offset, time)
 
 
 def change(p, offset=None, time=None, topic_id=TID, **fields):
@@ -106,7 +108,7 @@ DUMP_LINES = [
      [topic_name("foo", "5zoAlv-xEh9xRANKXt1Lbg")]),
     (README_28, ' payload: {"type":"PARTITION_RECORD","version":0,"data":{"partitionId":0,"topicId":"5zoAlv-xEh9xRANKXt1Lbg",'
      '"replicas":[1],"isr":[1],"removingReplicas":null,"addingReplicas":null,"leader":1,"leaderEpoch":0,"partitionEpoch":0}}',
-     [partition_record(0, [1], topic_id="5zoAlv-xEh9xRANKXt1Lbg")]),
+     [partition_record(0, [1], topic_id="5zoAlv-xEh9xRANKXt1Lbg", reassigning=False)]),
     ("2.8.0 (real: translated README paste, leading space lost)",
      'payload: {"type":"UNFENCE_BROKER_RECORD","version":0,"data":{"id":1,"epoch":0}}', [broker("BrokerStartup", 1)]),
     ("tools DumpLogSegments.java (2026 trunk)", '| payload: {"type":"FENCE_BROKER_RECORD","version":0,"data":{"id":2,"epoch":9}}',
@@ -177,7 +179,11 @@ PAYLOADS = [
     ("3.7.0 (reassignment)", "PARTITION_CHANGE_RECORD",
      f'{{"partitionId":1,"topicId":"{TID}","replicas":[2,3,1,4],"addingReplicas":[4],"directories":["p2UpbSD99eygD2ZToiSMzg",'
      '"SaZDxfHKu3NMZ7OnFP7YnA","uHY7hO6-42Q7O4k0zLMmtg","AAAAAAAAAAAAAAAAAAAAAA"]}',
-     [change(1, 40, 1710774020000, replicas=[2, 3, 1, 4])]),
+     [change(1, 40, 1710774020000, replicas=[2, 3, 1, 4], adding_replicas=[4])]),
+    # its completion: every field that changed, the emptied lists too (PartitionChangeBuilder)
+    ("3.7.0 (reassignment done)", "PARTITION_CHANGE_RECORD",
+     f'{{"partitionId":1,"topicId":"{TID}","replicas":[2,3,4],"isr":[2,3,4],"removingReplicas":[],"addingReplicas":[]}}',
+     [change(1, 40, 1710774020000, replicas=[2, 3, 4], isr=[2, 3, 4], adding_replicas=[], removing_replicas=[])]),
     ("3.9.0 (ELR: the ISR may become empty)", "PARTITION_CHANGE_RECORD",
      f'{{"partitionId":0,"topicId":"{TID}","isr":[],"leader":-1,"eligibleLeaderReplicas":[1,2]}}',
      [change(0, 40, 1710774020000, isr=[], leader=-1, elr=[1, 2])]),
@@ -191,7 +197,8 @@ PAYLOADS = [
     ("3.2.0", "PARTITION_RECORD", f'{{"partitionId":0,"topicId":"{TID}","replicas":[1,2],"isr":[2],"removingReplicas":[],'
      '"addingReplicas":[],"leader":2,"leaderRecoveryState":1,"leaderEpoch":7,"partitionEpoch":9}',
      [{"event_type": "PartitionRecord", "topic_id": TID, "partition": 0, "replicas": [1, 2], "isr": [2], "leader": 2,
-       "leader_epoch": 7, "zk_version": 9, "leader_recovery_state": "RECOVERING", "source_offset": 40, "event_time_ms": 1710774020000}]),
+       "leader_epoch": 7, "zk_version": 9, "leader_recovery_state": "RECOVERING", "adding_replicas": [],
+       "removing_replicas": [], "source_offset": 40, "event_time_ms": 1710774020000}]),
     ("3.3.0", "BROKER_REGISTRATION_CHANGE_RECORD", '{"brokerId":2,"brokerEpoch":10,"inControlledShutdown":1}',
      [broker("ControlledShutdown", 2, 40, 1710774020000)]),
     ("3.3.0", "BROKER_REGISTRATION_CHANGE_RECORD", '{"brokerId":2,"brokerEpoch":10,"fenced":1,"inControlledShutdown":1}',
@@ -304,14 +311,15 @@ OLD_BATCHES = {3: (1, 0), 5: (1, 1), 7: (1, 2), 9: (1, 3), 11: (1, 4), 13: (1, 5
                24: (1, 13), 29: (1, 17), 31: (2, 18), 33: (2, 19), 38: (2, 23), 40: (2, 24)}
 
 
-def old_records(t: dict) -> dict:
-    """t: batch base offset -> its CreateTime."""
+def old_records(t: dict, reassigning: bool) -> dict:
+    """t: batch base offset -> its CreateTime; reassigning: as partition_record's."""
     return {
         6: [broker("BrokerFailure", 1, 1, t[1])], 8: [broker("BrokerFailure", 2, 2, t[2])], 10: [broker("BrokerFailure", 3, 3, t[3])],
         12: [broker("BrokerStartup", 1, 4, t[4])], 14: [broker("BrokerStartup", 2, 5, t[5])], 16: [broker("BrokerStartup", 3, 6, t[6])],
         18: [topic_name()], 19: [unclean_config("orders", "true", 8, t[7])],
-        21: [partition_record(0, [1, 2, 3], 10, t[7])], 22: [partition_record(1, [2, 3, 1], 11, t[7])],
-        23: [partition_record(2, [3, 1, 2], 12, t[7])],
+        21: [partition_record(0, [1, 2, 3], 10, t[7], reassigning=reassigning)],
+        22: [partition_record(1, [2, 3, 1], 11, t[7], reassigning=reassigning)],
+        23: [partition_record(2, [3, 1, 2], 12, t[7], reassigning=reassigning)],
         25: [change(0, 13, t[13], isr=[1, 2])], 26: [change(1, 14, t[13], isr=[2, 1])],
         27: [change(2, 15, t[13], isr=[1, 2], leader=1)], 28: [broker("BrokerFailure", 3, 16, t[13])],
         30: [change(0, 17, t[17], isr=[1])],
@@ -325,13 +333,13 @@ def old_records(t: dict) -> dict:
 def test_fixture_2_8_1():
     times = {1: 1619427001037, 2: 1619427002074, 3: 1619427003111, 4: 1619427004148, 5: 1619427005000, 6: 1619427006037,
              7: 1619427007074, 13: 1619427008111, 17: 1619427009148, 19: 1619427011037, 23: 1619427012074, 24: 1619427013111}
-    check_fixture("2.8.1", OLD_BATCHES, old_records(times))
+    check_fixture("2.8.1", OLD_BATCHES, old_records(times, reassigning=False))
 
 
 def test_fixture_3_0_1():
     times = {1: 1635761001037, 2: 1635761002074, 3: 1635761003111, 4: 1635761004148, 5: 1635761005000, 6: 1635761006037,
              7: 1635761007074, 13: 1635761008111, 17: 1635761009148, 19: 1635761011037, 23: 1635761012074, 24: 1635761013111}
-    check_fixture("3.0.1", OLD_BATCHES, old_records(times))
+    check_fixture("3.0.1", OLD_BATCHES, old_records(times, reassigning=True))
 
 
 def test_fixture_3_7_0():
