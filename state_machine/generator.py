@@ -547,7 +547,7 @@ class Simulator:
         reassigning = {}   # the lists of the reassignment in flight, emptied
         if rp.adding_replicas:
             reassigning["adding_replicas"] = []
-        if rp.reassignment_target is not None and any(r not in target for r in rp.replicas):
+        if rp.removing_replicas:
             reassigning["removing_replicas"] = []
         return self._kraft_change(rp, replicas=list(target), isr=isr, elect=None if leader is not None else "any",
                                   force_leader=True, reassigning=reassigning)

@@ -378,6 +378,13 @@ class PartitionReplay:
 
     # ---------------------------------------------------------------- context
 
+    @property
+    def removing_replicas(self) -> tuple[int, ...]:
+        """The replicas the reassignment in flight removes (Kafka's removingReplicas): the ones
+        outside its target; none when no reassignment is in flight."""
+        target = self.reassignment_target
+        return () if target is None else tuple(r for r in self.replicas if r not in target)
+
     def unclean_allowed(self, since: Event | None = None) -> bool | None:
         """Whether an unclean election is allowed for this topic; None = cannot be told.
         With `since`, as it was when that input ran. An inferred step (no line of its own)
@@ -1407,11 +1414,10 @@ class PartitionReplay:
         changed: PartitionChangeBuilder) against the ones in effect, which the replicas and target
         give for removing; adding after a carried state is taken as non-empty iff nothing is removed
         (a reassignment in flight adds or removes some)."""
-        target = self.reassignment_target
-        removing = tuple(r for r in self.replicas if r not in target) if target is not None else ()
+        removing = self.removing_replicas
         adding = self.adding_replicas
         if adding is None:
-            adding = () if removing or target is None else target
+            adding = () if removing or self.reassignment_target is None else self.reassignment_target
         if record.removing_replicas is not None:
             removing = tuple(record.removing_replicas)
         if record.adding_replicas is not None:
@@ -1637,7 +1643,7 @@ class ControllerOperations:
     def complete_reassignment(rp: PartitionReplay, cause: Event | None) -> list[Step]:
         """Steps 5-12 of onPartitionReassignment, once every target replica is in the ISR."""
         target = rp.reassignment_target or ()
-        removed = [r for r in rp.replicas if r not in target]
+        removed = rp.removing_replicas
         steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=cause) for r in target]
         if rp.leader not in target or not rp._alive(rp.leader):
             steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.reassign, cause=cause))
