@@ -332,9 +332,10 @@ class Simulator:
             return False
         rp = self.rng.choice(cands)
         r = next(r for r in rp.reassignment_target if r in self.live and r not in rp.isr and r in rp.replicas)
-        if self.kraft and all(t in rp.isr + (r,) for t in rp.reassignment_target):
-            return self._kraft_complete(rp, rp.reassignment_target, rp.isr + (r,))
-        return self._isr_change(rp, rp.isr + (r,))
+        isr = rp.isr + (r,)
+        if self.kraft and all(t in isr for t in rp.reassignment_target):
+            return self._kraft_complete(rp, rp.reassignment_target, isr)
+        return self._isr_change(rp, isr)
 
     def _act_preferred(self) -> bool:
         cands = [rp for rp in self._online() if rp.replicas and rp.leader != rp.replicas[0]
