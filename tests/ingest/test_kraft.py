@@ -55,9 +55,10 @@ def where(offset, time):
     return ({} if offset is None else {"source_offset": offset}) | ({} if time is None else {"event_time_ms": time})
 
 
-def partition_record(p, replicas, offset=None, time=None, topic_id=TID, state="RECOVERED", epoch=0, reassigning=True):
-    """reassigning: the record's addingReplicas / removingReplicas are [] (2.8 printed null: absent)."""
-    lists = {"adding_replicas": [], "removing_replicas": []} if reassigning else {}
+def partition_record(p, replicas, offset=None, time=None, topic_id=TID, state="RECOVERED", epoch=0, empty_lists_printed=True):
+    """empty_lists_printed: the record's empty addingReplicas / removingReplicas print as [] (3.0+);
+    2.8 printed them as null, which the ingest reads as absent."""
+    lists = {"adding_replicas": [], "removing_replicas": []} if empty_lists_printed else {}
     return {"event_type": "PartitionRecord", "topic_id": topic_id, "partition": p, "replicas": replicas,
             "isr": replicas, "leader": replicas[0], "leader_epoch": epoch, "zk_version": epoch,
             "leader_recovery_state": state, **lists} | where(offset, time)
@@ -108,7 +109,7 @@ DUMP_LINES = [
      [topic_name("foo", "5zoAlv-xEh9xRANKXt1Lbg")]),
     (README_28, ' payload: {"type":"PARTITION_RECORD","version":0,"data":{"partitionId":0,"topicId":"5zoAlv-xEh9xRANKXt1Lbg",'
      '"replicas":[1],"isr":[1],"removingReplicas":null,"addingReplicas":null,"leader":1,"leaderEpoch":0,"partitionEpoch":0}}',
-     [partition_record(0, [1], topic_id="5zoAlv-xEh9xRANKXt1Lbg", reassigning=False)]),
+     [partition_record(0, [1], topic_id="5zoAlv-xEh9xRANKXt1Lbg", empty_lists_printed=False)]),
     ("2.8.0 (real: translated README paste, leading space lost)",
      'payload: {"type":"UNFENCE_BROKER_RECORD","version":0,"data":{"id":1,"epoch":0}}', [broker("BrokerStartup", 1)]),
     ("tools DumpLogSegments.java (2026 trunk)", '| payload: {"type":"FENCE_BROKER_RECORD","version":0,"data":{"id":2,"epoch":9}}',
@@ -311,15 +312,15 @@ OLD_BATCHES = {3: (1, 0), 5: (1, 1), 7: (1, 2), 9: (1, 3), 11: (1, 4), 13: (1, 5
                24: (1, 13), 29: (1, 17), 31: (2, 18), 33: (2, 19), 38: (2, 23), 40: (2, 24)}
 
 
-def old_records(t: dict, reassigning: bool) -> dict:
-    """t: batch base offset -> its CreateTime; reassigning: as partition_record's."""
+def old_records(t: dict, empty_lists_printed: bool) -> dict:
+    """t: batch base offset -> its CreateTime; empty_lists_printed: as partition_record's."""
     return {
         6: [broker("BrokerFailure", 1, 1, t[1])], 8: [broker("BrokerFailure", 2, 2, t[2])], 10: [broker("BrokerFailure", 3, 3, t[3])],
         12: [broker("BrokerStartup", 1, 4, t[4])], 14: [broker("BrokerStartup", 2, 5, t[5])], 16: [broker("BrokerStartup", 3, 6, t[6])],
         18: [topic_name()], 19: [unclean_config("orders", "true", 8, t[7])],
-        21: [partition_record(0, [1, 2, 3], 10, t[7], reassigning=reassigning)],
-        22: [partition_record(1, [2, 3, 1], 11, t[7], reassigning=reassigning)],
-        23: [partition_record(2, [3, 1, 2], 12, t[7], reassigning=reassigning)],
+        21: [partition_record(0, [1, 2, 3], 10, t[7], empty_lists_printed=empty_lists_printed)],
+        22: [partition_record(1, [2, 3, 1], 11, t[7], empty_lists_printed=empty_lists_printed)],
+        23: [partition_record(2, [3, 1, 2], 12, t[7], empty_lists_printed=empty_lists_printed)],
         25: [change(0, 13, t[13], isr=[1, 2])], 26: [change(1, 14, t[13], isr=[2, 1])],
         27: [change(2, 15, t[13], isr=[1, 2], leader=1)], 28: [broker("BrokerFailure", 3, 16, t[13])],
         30: [change(0, 17, t[17], isr=[1])],
@@ -333,13 +334,13 @@ def old_records(t: dict, reassigning: bool) -> dict:
 def test_fixture_2_8_1():
     times = {1: 1619427001037, 2: 1619427002074, 3: 1619427003111, 4: 1619427004148, 5: 1619427005000, 6: 1619427006037,
              7: 1619427007074, 13: 1619427008111, 17: 1619427009148, 19: 1619427011037, 23: 1619427012074, 24: 1619427013111}
-    check_fixture("2.8.1", OLD_BATCHES, old_records(times, reassigning=False))
+    check_fixture("2.8.1", OLD_BATCHES, old_records(times, empty_lists_printed=False))
 
 
 def test_fixture_3_0_1():
     times = {1: 1635761001037, 2: 1635761002074, 3: 1635761003111, 4: 1635761004148, 5: 1635761005000, 6: 1635761006037,
              7: 1635761007074, 13: 1635761008111, 17: 1635761009148, 19: 1635761011037, 23: 1635761012074, 24: 1635761013111}
-    check_fixture("3.0.1", OLD_BATCHES, old_records(times, reassigning=True))
+    check_fixture("3.0.1", OLD_BATCHES, old_records(times, empty_lists_printed=True))
 
 
 def test_fixture_3_7_0():
