@@ -165,14 +165,16 @@ def test_generated_kraft_dumps_audit_to_exactly_the_injected_faults(spark, tmp_p
     """A simulated KRaft history with the faults a metadata log can hold (not an illegal state
     transition: KRaft has no state machines; not a zombie controller's record: a Raft log's
     epochs never decrease), written as three nodes' metadata-log dumps: detected as KRaft,
-    every record replayed once, exactly the injected faults reported. Early in the log, a
-    metadata transaction that was aborted holds copies of the history's last two
-    PartitionRecords: undone (replayed, t2-0's later leader epoch would make its real changes
-    a LEADER_EPOCH_REGRESSION), named in the summary and in audit_runs."""
+    every record replayed once, exactly the injected faults reported. At the log's second
+    controller failover, the old Raft leader left open a metadata transaction, which the new
+    one aborted, of copies of the history's last two PartitionRecords (t4's, created long
+    after): both undone, named in the summary and in audit_runs."""
     faults = {f: 1 for f in FAULTS if f not in ("illegal_transition", "zombie_controller")}
     events, truth = simulate(SimConfig(cluster="genk", era="kraft", steps=150, brokers=5, topics=3, partitions=3, seed=3,
                                        faults=faults))
-    render_kraft(events, tmp_path / "genk", aborted={10: [e for e in events if e.event_type == "PartitionRecord"][-2:]})
+    second_failover = [i for i, e in enumerate(events) if e.event_type == "ControllerFailover"][1]
+    render_kraft(events, tmp_path / "genk",
+                 aborted={second_failover: [e for e in events if e.event_type == "PartitionRecord"][-2:]})
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(tmp_path / "genk")], warehouse=warehouse, cluster="genk"))
     assert summary.records_quarantined == 0

@@ -22,6 +22,16 @@ CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k", "gen-m", "gen-s")
 MIGRATION = Path(__file__).resolve().parents[1] / "ingest" / "fixtures" / "scenarios" / "kraft-3.7.0-aborted-migration"
 
 
+def render_kraft_with_aborts(events, out_dir):
+    """Nodes 9-11's dumps, where the controllers that the second and third failovers replaced
+    each left a metadata transaction open (copies of the last three PartitionRecords, of the
+    first two BrokerFailures), which their successors aborted."""
+    failovers = [i for i, e in enumerate(events) if e.event_type == "ControllerFailover"]
+    render_kraft(events, out_dir, nodes=(9, 10, 11), aborted={
+        failovers[1]: [e for e in events if e.event_type == "PartitionRecord"][-3:],
+        failovers[2]: [e for e in events if e.event_type == "BrokerFailure"][:2]})
+
+
 @pytest.fixture(scope="module")
 def clusters(tmp_path_factory):
     """Two ZooKeeper clusters' 2.4.1 logs, a third's 3.9.2 logs at INFO, and a KRaft cluster's
@@ -34,15 +44,12 @@ def clusters(tmp_path_factory):
     root = tmp_path_factory.mktemp("logs")
     for name, seed, era, level, write in (("gen-a", 5, "2.4", "trace", render), ("gen-b", 6, "2.4", "trace", render),
                                           ("gen-c", 8, "3.x", "info", lambda ev, d: render(ev, d, "3.9.2")),
-                                          ("gen-k", 7, "kraft", "trace",
-                                           lambda ev, d: render_kraft(ev, d, nodes=(9, 10, 11), aborted={
-                                               30: [e for e in ev if e.event_type == "PartitionRecord"][-3:],
-                                               60: [e for e in ev if e.event_type == "BrokerFailure"][:2]}))):
+                                          ("gen-k", 9, "kraft", "trace", render_kraft_with_aborts)):
         events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed,
                                        log_level=level))
         write(events, root / name)
     (root / "gen-k" / "broker-10" / "controller.log").write_text(
-        "[2023-11-14 22:13:23,000] INFO [QuorumController id=10] In the new epoch 2, the leader is 4. "
+        "[2023-11-14 22:13:23,000] INFO [QuorumController id=10] In the new epoch 2, the leader is 1. "
         "(org.apache.kafka.controller.QuorumController)\n")
     shutil.copytree(MIGRATION, root / "gen-m")
     for dump in MIGRATION.rglob("*.log.txt"):
