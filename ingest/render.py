@@ -478,7 +478,6 @@ class MetadataDumpRenderer:
         self.topic_ids: dict[str, str] = {}
         self.created: dict[str, int] = defaultdict(int)   # topic -> incarnations (a new id each)
         self.skipped: dict[str, int] = defaultdict(int)
-        self._open: tuple[dict, dict] | None = None   # topic ids before the open transaction
 
     def _batch(self, ms: int, epoch: int, bodies: list[str], control: bool = False) -> None:
         size = 61 + sum(len(b) for b in bodies)   # the v2 batch header, then the records
@@ -515,24 +514,22 @@ class MetadataDumpRenderer:
             return
         self._batch(e.event_time_ms, e.controller_epoch if e.controller_epoch is not None else self.epoch, records)
 
-    def open_transaction(self, events: list[Event], ms: int) -> None:
-        """A metadata transaction (KIP-868) of these events' records that the controller leaves
-        open as it loses the Raft leadership: one batch from its BeginTransactionRecord through
-        its records, at the controller's epoch. `abort_transaction` ends it."""
-        self._open = dict(self.topic_ids), self.created.copy()
+    def feed_failover_aborting(self, failover: Event, events: list[Event]) -> None:
+        """A ControllerFailover whose predecessor left a metadata transaction (KIP-868) of these
+        events' records open: one batch from its BeginTransactionRecord through its records at
+        the old epoch, the failover's LeaderChange, then the AbortTransactionRecord the new
+        leader writes on taking over (ActivationRecordsGenerator: "Controller failover"). Like
+        OffsetControlManager, what the records did (a new topic's id) is undone after."""
+        saved = dict(self.topic_ids), self.created.copy()
         # The name KRaftMigrationDriver gives the migration's transaction (3.6+).
         records = [self._record("BEGIN_TRANSACTION_RECORD", 0, {"name": "ZK Migration"})]
         for e in events:
             records += self._records(e) or []
-        self._batch(ms, self.epoch, records)
-
-    def abort_transaction(self, ms: int) -> None:
-        """The AbortTransactionRecord that the new Raft leader writes on taking over
-        (ActivationRecordsGenerator: "Controller failover"), at its epoch, after its LeaderChange.
-        Like OffsetControlManager, what the open transaction's records did (a new topic's id) is
-        undone."""
-        self._batch(ms, self.epoch, [self._record("ABORT_TRANSACTION_RECORD", 0, {"reason": "Controller failover"})])
-        self.topic_ids, self.created = self._open
+        self._batch(failover.event_time_ms, self.epoch, records)
+        self.feed(failover)
+        self._batch(failover.event_time_ms, self.epoch,
+                    [self._record("ABORT_TRANSACTION_RECORD", 0, {"reason": "Controller failover"})])
+        self.topic_ids, self.created = saved
 
     def _records(self, e: Event) -> list[str] | None:
         """The metadata records of one KRaft-era event (None: the dump holds no record of it)."""
@@ -596,19 +593,17 @@ def render_kraft(events: Iterable[Event], out_dir: str | Path, nodes: Iterable[i
     """The dump of the same metadata log on every node (a quorum replicates one log), each
     under broker-N/__cluster_metadata-0/ as an operator collects them. `aborted`: the i-th
     event is a ControllerFailover, and the controller it replaces left a metadata transaction
-    of these events' records open, which the new one aborts (open_transaction before the
-    failover's LeaderChange, abort_transaction after it, as the Raft epochs order them)."""
+    of these events' records open, which the new one aborts (feed_failover_aborting)."""
     r = MetadataDumpRenderer()
     aborted = aborted or {}
     for i, e in enumerate(events):
-        if i in aborted:
-            if e.event_type != E.CONTROLLER_FAILOVER:
-                raise ValueError(f"render_kraft: event {i} is a {e.event_type}; only a controller failover aborts "
-                                 f"the metadata transaction its predecessor left open")
-            r.open_transaction(aborted[i], e.event_time_ms)
-        r.feed(e)
-        if i in aborted:
-            r.abort_transaction(e.event_time_ms)
+        if i not in aborted:
+            r.feed(e)
+        elif e.event_type == E.CONTROLLER_FAILOVER:
+            r.feed_failover_aborting(e, aborted[i])
+        else:
+            raise ValueError(f"render_kraft: event {i} is a {e.event_type}; only a controller failover aborts "
+                             f"the metadata transaction its predecessor left open")
     for node in nodes:
         d = Path(out_dir) / f"broker-{node}" / "__cluster_metadata-0"
         d.mkdir(parents=True, exist_ok=True)
