@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
-from ingest.kraft import aborted_spans, metadata_log_position
+from ingest.kraft import metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
@@ -23,7 +23,9 @@ class Ingested(NamedTuple):
     kraft: bool
     kraft_ranges: list[tuple[str | None, str | None, int]] = []   # the KRaft controller's own lines
     metadata_levels: list[int] = []                               # metadata.version levels set
-    aborted: list[tuple] = []   # per aborted metadata transaction: (file, after, before, events undone)
+    # per metadata transaction aborted or open at the input's end (ingest.kraft.transaction_spans):
+    # (file, after, before, events read from its records: undone; before None: open, replayed)
+    transactions: list[tuple] = []
 
 
 _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
@@ -135,37 +137,38 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 continue
             seen.add(key)
         unique.append(row)
-    unique, aborted = _without_aborted(unique, markers)
+    unique, transactions = _without_aborted(unique, markers)
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
-    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels, aborted)
+    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels, transactions)
 
 
 def _without_aborted(rows: list[dict], markers: dict[str | None, list]) -> tuple[list[dict], list]:
-    """The rows less the events of aborted metadata transactions' records
-    (ingest.kraft.aborted_spans), and (file, after, before, events undone) per transaction
-    (file None: by offset). A Raft epoch's ControllerFailover is no record of one: it stays."""
-    spans = {log: aborted_spans(found) for log, found in markers.items()}
+    """The rows less the events of aborted metadata transactions' records, and (file, after,
+    before, events read from its records) per transaction aborted or still open at the input's
+    end (ingest.kraft.transaction_spans; file None: by offset). An open one's rows are kept. A
+    Raft epoch's ControllerFailover is no record of one: it stays, uncounted."""
+    spans = {log: transaction_spans(found) for log, found in markers.items()}
     if not any(spans.values()):
         return rows, []
-    undone = {(log, span): 0 for log, found in spans.items() for span in found}
+    read = {(log, span): 0 for log, found in spans.items() for span in found}
 
     def span_of(row: dict):
         log, at = metadata_log_position(row["file"], row["line"], row.get("source_offset"))
         for lo, hi in spans.get(log, ()):
-            if lo < at < hi:
+            if lo < at and (hi is None or at < hi):
                 return log, (lo, hi)
         return None
 
     kept = []
     for row in rows:
         span = None if row["event_type"] == E.CONTROLLER_FAILOVER else span_of(row)
-        if span is None:
+        if span is not None:
+            read[span] += 1
+        if span is None or span[1][1] is None:
             kept.append(row)
-        else:
-            undone[span] += 1
-    return kept, [(log, lo, hi, n) for (log, (lo, hi)), n in undone.items()]
+    return kept, [(log, lo, hi, n) for (log, (lo, hi)), n in read.items()]
 
 
 def log_files(root: str | Path) -> list[str]:

@@ -74,7 +74,7 @@ class AuditSummary:
     eras: dict = field(default_factory=dict)
     windows: dict = field(default_factory=dict)   # cluster -> (first, last) event ms, when earlier rows met them
     carried: dict = field(default_factory=dict)   # cluster -> partitions whose replay went on from earlier rows
-    aborted: dict = field(default_factory=dict)   # cluster -> aborted metadata transactions (Ingested.aborted)
+    transactions: dict = field(default_factory=dict)   # cluster -> metadata transactions (Ingested.transactions)
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -90,14 +90,36 @@ class AuditSummary:
         out += [f"  {cluster}: the replay of {n:,} partitions went on from the state its rows before "
                 f"{_utc(self.windows[cluster][0])} left them in"
                 for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
-        out += [f"  {cluster}: the metadata transaction "
-                + ("begun before the input" if lo < 0 else f"begun at {'offset' if file is None else 'line'} {lo}")
-                + f" was aborted at {'offset' if file is None else 'line'} {hi}"
-                + ("" if file is None else f" of {file}") + f": {n:,} event{'' if n == 1 else 's'} of its records undone, not replayed"
-                for cluster, spans in sorted(self.aborted.items()) for file, lo, hi, n in spans]
+        out += [f"  {cluster}: " + _transaction_line(*span)
+                for cluster, spans in sorted(self.transactions.items()) for span in spans]
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
+
+
+def _transaction_line(file: str | None, after: int, before: int | None, n: int) -> str:
+    """One summary line of a metadata transaction (Ingested.transactions)."""
+    at = "offset" if file is None else "line"
+    events = f"{n:,} event{'' if n == 1 else 's'} of its records"
+    of = "" if file is None else f" of {file}"
+    if before is None:
+        return (f"the metadata transaction begun at {at} {after}{of} is still open at the input's end: {events} "
+                "replayed (the active controller applied them); an abort in a later input will not undo their rows")
+    begun = "begun before the input" if after < 0 else f"begun at {at} {after}"
+    return f"the metadata transaction {begun} was aborted at {at} {before}{of}: {events} undone, not replayed"
+
+
+def _transaction_columns(transactions: dict) -> dict[str, dict]:
+    """audit_runs.aborted_transactions and .open_transactions, cluster -> list, from
+    Ingested.transactions (an open one has no `before`: its row is [file, after, events])."""
+    columns: dict[str, dict] = {"aborted_transactions": {}, "open_transactions": {}}
+    for cluster, spans in transactions.items():
+        for file, after, before, n in spans:
+            if before is None:
+                columns["open_transactions"].setdefault(cluster, []).append([file, after, n])
+            else:
+                columns["aborted_transactions"].setdefault(cluster, []).append([file, after, before, n])
+    return columns
 
 
 def _utc(ms: int | None) -> str:
@@ -805,7 +827,8 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         "records_read": read, "lines_recognized": ing.lines_recognized, "records_quarantined": quarantined,
         "counts_reconcile": read == ing.lines_recognized + quarantined, "events_replayed": replayed,
         "events_deduplicated": ing.events_deduplicated, "input_files": json.dumps(ing.files, sort_keys=True),
-        "aborted_transactions": json.dumps(ing.aborted, sort_keys=True),
+        **{name: json.dumps(by_cluster, sort_keys=True)
+           for name, by_cluster in _transaction_columns(ing.transactions).items()},
         "partitions": n_partitions,
         "violations_by_rule": json.dumps(by_rule, sort_keys=True),
         "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
@@ -823,7 +846,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
-                        windows={c: windows[c] for c in before}, carried=n_carried, aborted=ing.aborted)
+                        windows={c: windows[c] for c in before}, carried=n_carried, transactions=ing.transactions)
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

@@ -25,7 +25,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
-from ingest.kraft import CONTROLLER_ROW_PREFIX, aborted_spans, metadata_log_position
+from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER
 from jobs.session import materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
@@ -45,7 +45,7 @@ EXTRA = (  # columns of the parse output beyond the event's own
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
 ORDER_COLUMNS = tuple(c for c in CROSS_FILE_ORDER if c not in EVENT_FIELD_NAMES)
-ABORTED_SPAN = "_aborted_span"   # a logged row's aborted metadata transaction, by index (`_tag_aborted`)
+TRANSACTION_SPAN = "_transaction_span"   # a logged row's metadata transaction, by index (`_tag_transactions`)
 
 
 def loose_arrays(dt: T.DataType) -> T.DataType:
@@ -369,9 +369,10 @@ class Ingested:
     records_quarantined: int
     events_deduplicated: int
     files: dict[str, dict] = field(default_factory=dict)
-    # cluster -> (file, after, before, events undone) per aborted KRaft metadata transaction
-    # (file None: offsets of the metadata log; else lines of a dump printed without offsets)
-    aborted: dict[str, list] = field(default_factory=dict)
+    # cluster -> (file, after, before, events read from its records) per KRaft metadata transaction
+    # aborted (its events undone) or, before None, open at the input's end (replayed); file None:
+    # offsets of the metadata log, else lines of a dump printed without offsets
+    transactions: dict[str, list] = field(default_factory=dict)
     evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
     cached: list[DataFrame] = field(default_factory=list)
 
@@ -453,13 +454,13 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     cached = [parsed]
-    dup_counts, aborted = 0, {}
+    dup_counts, transactions = 0, {}
     parts = [canonical.select(cast)]
     if from_logs:
         # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
         # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
         kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
-        logged_events, dup_counts, aborted = _log_events(spark, events, rows, cached, kraft)
+        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
@@ -468,7 +469,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, aborted, evidence, cached)
+                    counted["quarantined"], dup_counts, files, transactions, evidence, cached)
 
 
 def profile_aggregates() -> dict:
@@ -494,7 +495,7 @@ def profile_aggregates() -> dict:
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
                 cached: list[DataFrame], kraft: bool) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
-    metadata records were dropped, and the aborted metadata transactions (Ingested.aborted).
+    metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
     Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
     dup_counts, spans = 0, []
@@ -502,19 +503,19 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
         logged, dup_counts, spans = _kraft_events(logged, rows)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     kept = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS,
-                         *([ABORTED_SPAN] if spans else [])).persist()
+                         *([TRANSACTION_SPAN] if spans else [])).persist()
     cached.append(kept)
-    logged, aborted = _without_aborted(kept, spans) if spans else (kept, {})
+    logged, transactions = _without_aborted(kept, spans) if spans else (kept, {})
     ordered = logged.orderBy(F.asc_nulls_first("cluster"), *(F.asc_nulls_first(c) for c in CROSS_FILE_ORDER))
     numbered = _number_within_cluster(spark, ordered, cached)
     kept.unpersist()   # the numbered, sorted rows are kept now
-    return numbered, dup_counts, aborted
+    return numbered, dup_counts, transactions
 
 
 def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, list]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
-    metadata record, those of aborted metadata transactions tagged (`_tag_aborted`), the Raft
-    epochs' ControllerFailovers; how many copies were dropped, and the aborted transactions' spans."""
+    metadata record, those of metadata transactions tagged (`_tag_transactions`), the Raft
+    epochs' ControllerFailovers; how many copies were dropped, and the transactions' spans."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -532,16 +533,17 @@ def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, l
     deduped = _first_in_order(from_log, ["cluster", "source_offset", "event_type"])
     logged = logged.where(F.col("source_offset").isNull()).unionByName(deduped)
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
-    logged, spans = _tag_aborted(logged, facts)
+    logged, spans = _tag_transactions(logged, facts)
     # A Raft epoch's ControllerFailover is no record of a transaction: untagged, it stays.
     return logged.unionByName(_raft_failovers(facts), allowMissingColumns=True), int(dup_counts), spans
 
 
-def _tag_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:
-    """The logged events, each of an aborted metadata transaction's records tagged with that
-    transaction's index in the returned (cluster, file, after, before) spans
-    (ingest.kraft.aborted_spans; the markers are few, read on the driver). `_log_events` counts
-    and drops the tagged rows once they are kept (one evaluation of the join, not two)."""
+def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:
+    """The logged events, each of an aborted or still open metadata transaction's records tagged
+    with that transaction's index in the returned (cluster, file, after, before) spans
+    (ingest.kraft.transaction_spans; the markers are few, read on the driver). `_log_events`
+    counts the tagged rows and drops the aborted ones once they are kept (one evaluation of the
+    join, not two)."""
     kind = F.get_json_object("fact", "$.fact")
     offset = F.get_json_object("fact", "$.source_offset").cast("long")
     markers: dict[tuple, list] = {}
@@ -550,28 +552,33 @@ def _tag_aborted(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:
                       F.get_json_object("fact", "$.marker").alias("marker")).collect()):
         log, at = metadata_log_position(r["file"], r["line"], r["offset"])
         markers.setdefault((r["cluster"], log), []).append((at, r["marker"]))
-    spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in aborted_spans(found)]
+    spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in transaction_spans(found)]
     if not spans:
         return logged, []
     table = F.broadcast(logged.sparkSession.createDataFrame(
-        [(i, *span) for i, span in enumerate(spans)], f"{ABORTED_SPAN} int, a_cluster string, a_file string, a_lo long, a_hi long"))
+        [(i, *span) for i, span in enumerate(spans)],
+        f"{TRANSACTION_SPAN} int, a_cluster string, a_file string, a_lo long, a_hi long"))
     # metadata_log_position as a join condition; a log's spans are disjoint, so a row meets at most one.
     at = F.coalesce(F.col("source_offset"), F.col("line"))
-    in_span = (F.col("cluster").eqNullSafe(F.col("a_cluster")) & (at > F.col("a_lo")) & (at < F.col("a_hi"))
+    in_span = (F.col("cluster").eqNullSafe(F.col("a_cluster")) & (at > F.col("a_lo"))
+               & (F.col("a_hi").isNull() | (at < F.col("a_hi")))
                & F.when(F.col("a_file").isNull(), F.col("source_offset").isNotNull())
                .otherwise(F.col("source_offset").isNull() & (F.col("file") == F.col("a_file"))))
     return logged.join(table, in_span, "left").drop("a_cluster", "a_file", "a_lo", "a_hi"), spans
 
 
 def _without_aborted(logged: DataFrame, spans: list) -> tuple[DataFrame, dict]:
-    """The kept, tagged rows (`_tag_aborted`) less the aborted transactions' ones, and cluster ->
-    (file, after, before, events undone) per transaction (Ingested.aborted)."""
-    counts = {r[ABORTED_SPAN]: r["n"] for r in logged.where(F.col(ABORTED_SPAN).isNotNull())
-              .groupBy(ABORTED_SPAN).agg(F.count("*").alias("n")).collect()}
-    aborted: dict[str, list] = {}
+    """The kept, tagged rows (`_tag_transactions`) less the aborted transactions' ones (an open
+    one's stay), and cluster -> (file, after, before, events read from its records) per
+    transaction (Ingested.transactions)."""
+    counts = {r[TRANSACTION_SPAN]: r["n"] for r in logged.where(F.col(TRANSACTION_SPAN).isNotNull())
+              .groupBy(TRANSACTION_SPAN).agg(F.count("*").alias("n")).collect()}
+    transactions: dict[str, list] = {}
     for i, (cluster, file, lo, hi) in enumerate(spans):
-        aborted.setdefault(cluster, []).append((file, lo, hi, counts.get(i, 0)))
-    return logged.where(F.col(ABORTED_SPAN).isNull()).drop(ABORTED_SPAN), aborted
+        transactions.setdefault(cluster, []).append((file, lo, hi, counts.get(i, 0)))
+    undone = [i for i, (*_, hi) in enumerate(spans) if hi is not None]
+    kept = F.col(TRANSACTION_SPAN).isNull() | ~F.col(TRANSACTION_SPAN).isin(undone)
+    return logged.where(kept).drop(TRANSACTION_SPAN), transactions
 
 
 def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:

@@ -112,6 +112,12 @@ AUDIT_RUNS = (
                                                   "input's start), position of the AbortTransactionRecord, events read from "
                                                   "the records between them (undone, not replayed)]. Null on runs recorded "
                                                   "before this column."),
+    Field("open_transactions", "string", True, "Per cluster, each KRaft metadata transaction (KIP-868) still open at the "
+                                               "input's end, as JSON: [file (null: positions are offsets of the metadata "
+                                               "log; else lines of that dump), position of its BeginTransactionRecord, "
+                                               "events read from its records (replayed: the active controller applied "
+                                               "them; an abort in a later input does not undo their rows)]. Null on runs "
+                                               "recorded before this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

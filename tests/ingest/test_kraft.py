@@ -234,7 +234,7 @@ PAYLOADS = [
     ("3.7.0", "REGISTER_CONTROLLER_RECORD", '{"controllerId":100,"incarnationId":"tpx8pd1IQDqJwMfGzXj6GA","zkMigrationReady":false,'
      '"endPoints":[],"features":[]}', []),
     ("3.4.0", "ZK_MIGRATION_STATE_RECORD", '{"zkMigrationState":0}', []),
-    # KIP-868 markers (Begin/End/AbortTransactionRecord.json): facts with their offset (aborted_spans).
+    # KIP-868 markers (Begin/End/AbortTransactionRecord.json): facts with their offset (transaction_spans).
     ("4.3.1 (real)", "BEGIN_TRANSACTION_RECORD", '{"name":"Bootstrap records"}',
      [{"fact": "metadata_transaction", "marker": "begin", "source_offset": 40, "event_time_ms": 1710774020000}]),
     ("4.3.1 (real)", "END_TRANSACTION_RECORD", "{}",
@@ -808,10 +808,13 @@ ABORTED = [
      [(-1, 7)]),
     ("an abort whose begin the input lacks: from the marker before", [(1, "begin"), (4, "end"), (9, "abort")], [(4, 9)]),
     ("several", [(1, "begin"), (3, "abort"), (6, "begin"), (8, "end"), (10, "begin"), (14, "abort")], [(1, 3), (10, 14)]),
-    ("a transaction still open at the input's end is not undone", [(1, "begin"), (5, "abort"), (8, "begin")], [(1, 5)]),
+    ("a transaction still open at the input's end: last, with no end", [(1, "begin"), (5, "abort"), (8, "begin")],
+     [(1, 5), (8, None)]),
+    ("open after one that ended", [(1, "begin"), (4, "end"), (6, "begin")] * 2, [(6, None)]),
+    ("an end or abort last: none open", [(6, "begin"), (1, "begin"), (4, "end"), (9, "end")], []),
 ]
 
 
 @pytest.mark.parametrize("case, markers, spans", ABORTED, ids=[c for c, _, _ in ABORTED])
-def test_aborted_spans(case, markers, spans):
-    assert kraft.aborted_spans(markers) == spans
+def test_transaction_spans(case, markers, spans):
+    assert kraft.transaction_spans(markers) == spans

@@ -212,13 +212,39 @@ def test_a_migration_the_next_controller_aborted_is_not_replayed(tmp_path):
     rows = []
     for root, aborted in ((scenario, [(None, 8, 12, 1)]), (tmp_path, [(str(bare), begin, abort, 1)])):
         ingested = ingest_files(log_files(root), "mig")
-        assert (ingested.quarantine, ingested.aborted) == ([], aborted)
+        assert (ingested.quarantine, ingested.transactions) == ([], aborted)
         assert [e.leader for e in ingested.events if e.event_type == "PartitionRecord"] == [2]
         (result,) = replay_cluster("mig", ingested.events, KRAFT).values()
         assert result.violations == []
         rows.append([(t.valid_from, t.leader, t.leader_epoch, t.isr, t.election) for t in result.timeline])
     assert rows[0] == [(1710774010100, 2, 5, (2, 3), "initial"), (1710774015000, 2, 5, (2, 3, 1), None)]
     assert rows[1] == [(None, *row[1:]) for row in rows[0]]   # a bare record line has no time
+
+
+def test_a_migration_still_open_at_the_inputs_end_is_replayed_and_reported(tmp_path):
+    """The same migration's dump cut before the controller failover (a night's input that ends
+    while the migration's transaction is open): nothing aborts it here, so its PartitionRecord
+    (leader 1) is replayed, as the active controller applied it, and the transaction is
+    reported open with the one event read from its records (its TopicRecord is a fact); by
+    offset, and by line in the dump printed without offsets."""
+    dump = SCENARIOS / "kraft-3.7.0-aborted-migration" / "controller-3001" / "__cluster_metadata-0" / "00000000000000000000.log.txt"
+    lines = dump.read_text().splitlines()
+    cut = next(i for i, line in enumerate(lines) if "controlType: LEADER_CHANGE" in line and i > 5) - 1   # its batch line
+    night = "\n".join(lines[:cut]) + "\n"
+    want = []
+    for name, text in (("offsets", night), ("bare", without_record_metadata(night))):
+        path = tmp_path / name / "controller-3001" / "00000000000000000000.log.txt"
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        begin = 8 if name == "offsets" else text.splitlines().index(
+            ' payload: {"type":"BEGIN_TRANSACTION_RECORD","version":0,"data":{"name":"ZK Migration"}}') + 1
+        ingested = ingest_files(log_files(tmp_path / name), "mig")
+        assert ingested.quarantine == []
+        assert ingested.transactions == [(None if name == "offsets" else str(path), begin, None, 1)]
+        (result,) = replay_cluster("mig", ingested.events, KRAFT).values()
+        assert result.violations == []
+        want.append([(t.leader, t.leader_epoch, t.isr, t.election) for t in result.timeline])
+    assert want[0] == want[1] == [(1, 4, (1,), "initial")]
 
 
 # What a controller may write inside a metadata transaction and then abort (KIP-868: a failed-over
@@ -250,9 +276,9 @@ def test_aborted_metadata_transactions_audit_as_nothing(shape, faults, data):
         want = ingest_files(log_files(plain), "gen")
         got = ingest_files(log_files(with_aborts), "gen")
         roots = (plain, with_aborts)
-    assert got.quarantine == [] and want.aborted == []
+    assert got.quarantine == [] and want.transactions == []
     # Each transaction, by offset, undid at least its records' events (a TopicRecord is a fact).
-    assert [(file, n >= len(aborted[i])) for (file, _, _, n), i in zip(got.aborted, aborted)] == [(None, True)] * len(aborted)
+    assert [(file, n >= len(aborted[i])) for (file, _, _, n), i in zip(got.transactions, aborted)] == [(None, True)] * len(aborted)
 
     def comparable(ingested, root):
         return [{**{k: v for k, v in e._asdict().items() if k not in ("source_offset", "source_line")},

@@ -91,7 +91,7 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, c
         assert [r["seq"] for r in got] == list(range(len(want)))
         assert [{k: r[k] for k in EVENT_FIELD_NAMES} for r in got] == want
         # The same transactions undone, each with the same events.
-        aborted = [(f if f is None else f.removeprefix("file:"), *rest) for f, *rest in ing.aborted.get(name, [])]
-        assert sorted(aborted, key=str) == sorted(local.aborted, key=str)
-        assert len(local.aborted) == {"gen-k": 2, "gen-m": 1, "gen-s": 1}.get(name, 0)
-        assert all(n > 0 for *_, n in local.aborted)
+        spans = [(f if f is None else f.removeprefix("file:"), *rest) for f, *rest in ing.transactions.get(name, [])]
+        assert sorted(spans, key=str) == sorted(local.transactions, key=str)
+        assert len(local.transactions) == {"gen-k": 2, "gen-m": 1, "gen-s": 1}.get(name, 0)
+        assert all(n > 0 and before is not None for _, _, before, n in local.transactions)
