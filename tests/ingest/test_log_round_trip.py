@@ -247,6 +247,12 @@ def test_a_migration_still_open_at_the_inputs_end_is_replayed_and_reported(tmp_p
     assert want[0] == want[1] == [(1, 4, (1,), "initial")]
 
 
+def comparable(ingested, root: str, aside=()) -> list[dict]:
+    """The ingested events as dicts, their files relative to `root`, the fields `aside` left out."""
+    return [{**{k: v for k, v in e._asdict().items() if k not in aside}, "source_file": e.source_file.removeprefix(root)}
+            for e in ingested.events]
+
+
 # What a controller may write inside a metadata transaction and then abort (KIP-868: a failed-over
 # controller aborts the ZK migration or bootstrap its predecessor left open). Records of a
 # partition or topic the log does not yet hold are allowed too: the abort undoes them all.
@@ -279,9 +285,43 @@ def test_aborted_metadata_transactions_audit_as_nothing(shape, faults, data):
     assert got.quarantine == [] and want.transactions == []
     # Each transaction, by offset, undid at least its records' events (a TopicRecord is a fact).
     assert [(file, n >= len(aborted[i])) for (file, _, _, n), i in zip(got.transactions, aborted)] == [(None, True)] * len(aborted)
+    aside = ("source_offset", "source_line")
+    assert comparable(got, roots[1], aside) == comparable(want, roots[0], aside)
 
-    def comparable(ingested, root):
-        return [{**{k: v for k, v in e._asdict().items() if k not in ("source_offset", "source_line")},
-                 "source_file": e.source_file.removeprefix(root)} for e in ingested.events]
 
-    assert comparable(got, roots[1]) == comparable(want, roots[0])
+NO_OP = ' payload: {"type":"NO_OP_RECORD","version":0,"data":{}}'
+
+
+@settings(PROFILE, max_examples=30)
+@given(shape=shapes, faults=kraft_faults, data=st.data())
+def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_and_counted(shape, faults, data):
+    """Each node's dump cut just before a controller failover whose predecessor left a metadata
+    transaction open (the input ends before the abort): the transaction's records are replayed,
+    exactly as when its BeginTransactionRecord is a NO_OP_RECORD (same offsets, same lines), and
+    it is reported open at its Begin's offset with every event read from the records after it."""
+    events, _ = simulate(SimConfig(cluster="gen", era="kraft", faults=faults, fault_rate=0.3 if faults else 0.15,
+                                   **shape))
+    failovers = [i for i, e in enumerate(events) if e.event_type == "ControllerFailover"][1:]
+    assume(failovers)
+    pool = [e for e in events if e.event_type in ABORTABLE]
+    at = data.draw(st.sampled_from(failovers))
+    copies = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=4))
+    with tempfile.TemporaryDirectory() as cut, tempfile.TemporaryDirectory() as no_op:
+        render_kraft(events, cut, aborted={at: copies})
+        for dump in Path(cut).rglob("*.log.txt"):
+            lines = dump.read_text().splitlines()
+            begin = next(i for i, line in enumerate(lines) if '"type":"BEGIN_TRANSACTION_RECORD"' in line)
+            end = next(i for i in range(begin, len(lines)) if lines[i].startswith("baseOffset:"))   # the LeaderChange
+            begin_offset = int(lines[begin].split("offset: ")[1].split()[0])
+            dump.write_text("\n".join(lines[:end]) + "\n")
+            plain = Path(no_op) / dump.relative_to(cut)
+            plain.parent.mkdir(parents=True)
+            plain.write_text("\n".join([*lines[:begin], lines[begin].split(" payload: ")[0] + NO_OP, *lines[begin + 1:end]])
+                             + "\n")
+        got = ingest_files(log_files(cut), "gen")
+        want = ingest_files(log_files(no_op), "gen")
+        roots = (cut, no_op)
+    assert got.quarantine == want.quarantine == [] and want.transactions == []
+    after = sum(1 for e in want.events if e.source_offset is not None and e.source_offset > begin_offset)
+    assert got.transactions == [(None, begin_offset, None, after)] and after >= len(copies)
+    assert comparable(got, roots[0]) == comparable(want, roots[1])
