@@ -38,7 +38,7 @@ def read_text_lines(path: str) -> list[str]:
 
 
 def _nulls_first(row: dict, columns: Iterable[str]) -> tuple:
-    return tuple(_NULL_FIRST if row[c] is None else row[c] for c in columns)
+    return tuple(_NULL_FIRST if row.get(c) is None else row[c] for c in columns)   # absent: unknown (a file naming no broker)
 
 
 def _first_of_epoch(row: dict) -> tuple:

@@ -247,6 +247,22 @@ def test_a_migration_still_open_at_the_inputs_end_is_replayed_and_reported(tmp_p
     assert want[0] == want[1] == [(1, 4, (1,), "initial")]
 
 
+def test_a_dump_in_a_folder_that_names_no_node_ingests_the_same_events(tmp_path):
+    """An operator's dump saved as dumps/00000000000000000000.log.txt (no broker-N or
+    controller-N folder: no recording node known) reads the same events as under the node's
+    folder, less the node (the local ingest's sort crashed on the absent recording_broker before)."""
+    dump = SCENARIOS / "kraft-3.7.0-aborted-migration" / "controller-3001" / "__cluster_metadata-0" / "00000000000000000000.log.txt"
+    roots = (tmp_path / "controller-3001", tmp_path / "dumps")
+    for root in roots:
+        root.mkdir()
+        (root / dump.name).write_text(dump.read_text())
+    named, bare = (ingest_files(log_files(root), "mig") for root in roots)
+    assert bare.quarantine == [] and bare.transactions == named.transactions == [(None, 8, 12, 1)]
+    assert comparable(bare, str(roots[1]), ("recording_broker",)) == comparable(named, str(roots[0]), ("recording_broker",))
+    assert {e.recording_broker for e in named.events} == {None, 3001}   # a Raft epoch's failover names none
+    assert {e.recording_broker for e in bare.events} == {None}
+
+
 def comparable(ingested, root: str, aside=()) -> list[dict]:
     """The ingested events as dicts, their files relative to `root`, the fields `aside` left out."""
     return [{**{k: v for k, v in e._asdict().items() if k not in aside}, "source_file": e.source_file.removeprefix(root)}
