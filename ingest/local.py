@@ -33,7 +33,9 @@ _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
 
 def read_text_lines(path: str) -> list[str]:
     opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+    # utf-8-sig: a byte-order mark (a file saved by a Windows editor) is no part of the first
+    # line; Hadoop's line reader, which the Spark ingest reads through, drops it too.
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:
         return f.read().splitlines()
 
 

@@ -34,7 +34,7 @@ def read_events(paths: Iterable[Path]) -> LocalRun:
     """Read canonical events; every line ends up either an event or quarantined."""
     run = LocalRun()
     for path in paths:
-        with open(path, "r", encoding="utf-8", errors="replace") as fh:
+        with open(path, "r", encoding="utf-8-sig", errors="replace") as fh:   # a BOM, as Spark's reader, dropped
             for n, line in enumerate(fh, 1):
                 if not line.strip():
                     continue

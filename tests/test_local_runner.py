@@ -91,3 +91,16 @@ def test_console_script_is_installed():
     assert exe.exists(), "install with scripts/setup.sh"
     out = subprocess.run([str(exe), "--help"], capture_output=True, text=True, check=True).stdout
     assert "simulate" in out and "replay" in out
+
+
+def test_a_byte_order_mark_is_no_part_of_the_first_line(tmp_path):
+    """A file saved by a Windows editor starts with a UTF-8 byte-order mark: the first event is
+    read like the others (Spark's reader drops the mark too), not quarantined as malformed."""
+    sample = SAMPLES / "era-2.4-trace.jsonl"
+    text = "\n".join(line for line in sample.read_text().splitlines()[:20])
+    (tmp_path / "plain.jsonl").write_text(text + "\n", encoding="utf-8")
+    (tmp_path / "bom.jsonl").write_text(text + "\n", encoding="utf-8-sig")
+    assert (tmp_path / "bom.jsonl").read_bytes().startswith(b"\xef\xbb\xbf")
+    runs = [read_events([tmp_path / name]) for name in ("plain.jsonl", "bom.jsonl")]
+    assert [r.quarantine for r in runs] == [[], []]
+    assert runs[0].events == runs[1].events and runs[0].lines_read == runs[1].lines_read == 20

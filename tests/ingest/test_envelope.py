@@ -134,3 +134,27 @@ def test_gzip_rotation_is_text_to_spark(tmp_path):
     with gzip.open(p, "wt") as f:
         f.write(WRAPPED + "\n")
     assert file_kind(str(p)) == "state-change"
+
+
+def test_a_byte_order_mark_is_no_part_of_a_files_first_line(tmp_path):
+    """The 2.4.1 unclean-election scenario with every file saved with a UTF-8 byte-order mark
+    (a Windows editor), one of them as a gzip rotation: the same events as without (Hadoop's
+    line reader drops the mark for the Spark ingest; the first records were quarantined as
+    'no log4j envelope' before)."""
+    from pathlib import Path
+
+    from ingest.local import ingest_files, log_files
+
+    scenario = Path(__file__).resolve().parent / "fixtures" / "scenarios" / "zk-2.4.1-unclean"
+    for log in scenario.rglob("*.log"):
+        target = tmp_path / log.relative_to(scenario)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if log.name == "controller.log":
+            target = target.with_name("controller.log.2024-05-01-13.gz")
+            with gzip.open(target, "wt", encoding="utf-8-sig") as f:
+                f.write(log.read_text())
+        else:
+            target.write_text(log.read_text(), encoding="utf-8-sig")
+    plain, marked = (ingest_files(log_files(root), "c") for root in (scenario, tmp_path))
+    assert marked.quarantine == [] and len(marked.events) == len(plain.events) > 20
+    assert [e._replace(source_file=None) for e in marked.events] == [e._replace(source_file=None) for e in plain.events]

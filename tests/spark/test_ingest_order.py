@@ -2,6 +2,7 @@
 events in the same recorded order, with the same `seq`, however Spark partitions the sort."""
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
@@ -34,7 +35,8 @@ def render_kraft_with_aborts(events, out_dir):
 
 @pytest.fixture(scope="module")
 def clusters(tmp_path_factory):
-    """Two ZooKeeper clusters' 2.4.1 logs, a third's 3.9.2 logs at INFO, and a KRaft cluster's
+    """Two ZooKeeper clusters' 2.4.1 logs, a third's 3.9.2 logs at INFO (every file starting with
+    a byte-order mark, one a gzip rotation), and a KRaft cluster's
     metadata-log dumps (nodes 9, 10 and 11, one log: every record is in three files and replayed
     once, node 9's copy, though broker-10/ sorts first by name), with a controller.log line that
     announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch), and
@@ -48,6 +50,16 @@ def clusters(tmp_path_factory):
         events, _ = simulate(SimConfig(cluster=name, era=era, steps=120, brokers=4, topics=2, partitions=3, seed=seed,
                                        log_level=level))
         write(events, root / name)
+    # gen-c's files saved with a UTF-8 byte-order mark (a Windows editor), broker-2's controller.log
+    # as a gzip rotation: Hadoop's line reader and the local ingest both drop the mark.
+    for log in sorted((root / "gen-c").rglob("*.log")):
+        text = log.read_text()
+        if log.parent.name == "broker-2" and log.name == "controller.log":
+            log.unlink()
+            with gzip.open(log.with_name("controller.log.2023-11-14-22.gz"), "wt", encoding="utf-8-sig") as f:
+                f.write(text)
+        else:
+            log.write_text(text, encoding="utf-8-sig")
     (root / "gen-k" / "broker-10" / "controller.log").write_text(
         "[2023-11-14 22:13:23,000] INFO [QuorumController id=10] In the new epoch 2, the leader is 1. "
         "(org.apache.kafka.controller.QuorumController)\n")
