@@ -178,6 +178,12 @@ class _Open:
         self.first, self.head, self.text, self.cont, self.raws = first, head, text, [], [raw]
 
 
+# Log text has no NUL character; UTF-16 text read as UTF-8 has one in every other byte (Windows
+# PowerShell 5 writes `>` redirects, e.g. of kafka-dump-log, as UTF-16).
+NUL_BYTES = ("NUL bytes in the line: UTF-16 text (as a Windows PowerShell redirect writes it) or binary data, "
+             "not UTF-8 log text; convert the file to UTF-8")
+
+
 class RecordAssembler:
     """Lines in file order -> Records and Unparsed lines, per stream tag.
 
@@ -229,7 +235,8 @@ class RecordAssembler:
         if cur is None and is_continuation(text):
             self.leading.append((line_no, tag, raw))
             return
-        yield Unparsed(line_no, 1, tag, raw, "no log4j envelope: not a record head, a continuation or a kafka-dump-log line")
+        yield Unparsed(line_no, 1, tag, raw, NUL_BYTES if "\x00" in raw else
+                       "no log4j envelope: not a record head, a continuation or a kafka-dump-log line")
 
     def _finish(self, tag: str | None) -> Record | Unparsed:
         o = self._open.pop(tag)

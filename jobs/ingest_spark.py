@@ -75,8 +75,11 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
     """(raw, file, block) in file order within each split; blocks are split offsets."""
     if not files:
         return spark.createDataFrame([], "raw string, file string, block long")
+    # The text source hands bytes on unchecked: bytes that are not UTF-8 (a latin-1 JVM's message,
+    # a UTF-16 file) would fail the workers' Arrow decoding, so they become U+FFFD here, as the
+    # local reader's errors="replace" makes them.
     return (spark.read.format("text").load(files)
-            .select(F.col("value").alias("raw"), F.col("_metadata.file_path").alias("file"),
+            .select(F.make_valid_utf8("value").alias("raw"), F.col("_metadata.file_path").alias("file"),
                     F.col("_metadata.file_block_start").alias("block")))
 
 

@@ -136,6 +136,18 @@ def test_gzip_rotation_is_text_to_spark(tmp_path):
     assert file_kind(str(p)) == "state-change"
 
 
+def test_utf16_text_read_as_utf8_is_unparsed_as_such():
+    """UTF-16 bytes decoded as UTF-8 (a PowerShell redirect's file): a NUL in every other
+    character, each line unparsed with the reason that says so, not "no log4j envelope"."""
+    from ingest.envelope import NUL_BYTES
+
+    text = "[2024-05-01 13:00:00,001] INFO [Controller id=1] hello (state.change.logger)\r\n\tat x.y(Z.scala:1)\r\n"
+    lines = text.encode("utf-16").decode("utf-8", "replace").splitlines()
+    out = list(assemble(enumerate(lines, 1)))
+    assert out and all(isinstance(r, Unparsed) and r.reason == NUL_BYTES for r in out)
+    assert [r.line for r in out] == [i for i, line in enumerate(lines, 1) if line.strip()]
+
+
 def test_a_byte_order_mark_is_no_part_of_a_files_first_line(tmp_path):
     """The 2.4.1 unclean-election scenario with every file saved with a UTF-8 byte-order mark
     (a Windows editor), one of them as a gzip rotation: the same events as without (Hadoop's

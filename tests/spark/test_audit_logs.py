@@ -130,6 +130,36 @@ def test_line_numbers_and_quarantine_survive_splits(spark, tmp_path):
     assert all(r.raw == "this line is no log4j record \u00e9\u00ff" and "no log4j envelope" in r.reason for r in q)
 
 
+def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, tmp_path):
+    """Brokers whose JVM writes latin-1 (a French locale's "Connexion refusée" among their
+    records) and a broker's logs saved as UTF-16 (a Windows PowerShell redirect): the audit runs (Arrow's UTF-8 decoding failed the workers before),
+    each byte that is not UTF-8 is U+FFFD as in the local ingest, the latin-1 broker's records
+    are replayed, and every UTF-16 line is quarantined as such, with the counts reconciled."""
+    from ingest.envelope import NUL_BYTES
+    from ingest.local import ingest_files, log_files
+
+    scenario = SCENARIOS / "zk-2.4.1-unclean"
+    root = tmp_path / "in"
+    for log in scenario.rglob("*.log"):
+        target = root / log.relative_to(scenario)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if log.parent.name == "broker-1":
+            target.write_bytes(log.read_text().replace("\n", "\r\n").encode("utf-16"))
+        else:
+            lines = log.read_text().splitlines()
+            lines.insert(1, "[2024-05-01 10:00:00,500] WARN Connexion refus\u00e9e (org.apache.zookeeper.ClientCnxn)")
+            target.write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    summary = run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh"), cluster="enc"))
+    local = ingest_files(log_files(root), "enc")
+    assert summary.records_read == summary.lines_recognized + summary.records_quarantined
+    assert summary.events_replayed == len(local.events) > 0
+    got = table(spark, tmp_path / "wh", "quarantine").select("source_file", "source_line", "reason", "raw")
+    want = spark.createDataFrame([("file:" + f, n, reason, raw) for f, n, reason, raw in local.quarantine], got.schema)
+    assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
+    assert {r.reason for r in got.collect()} == {NUL_BYTES}
+    assert all("/broker-1/" in f for f, *_ in local.quarantine) and len(local.quarantine) == summary.records_quarantined
+
+
 def test_kraft_metadata_dump_is_audited(spark, tmp_path):
     dump = KRAFT / "3.7.0"
     warehouse = str(tmp_path / "wh")
