@@ -132,9 +132,10 @@ def test_line_numbers_and_quarantine_survive_splits(spark, tmp_path):
 
 def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, tmp_path):
     """Brokers whose JVM writes latin-1 (a French locale's "Connexion refusée" among their
-    records) and a broker's logs saved as UTF-16 (a Windows PowerShell redirect): the audit runs (Arrow's UTF-8 decoding failed the workers before),
-    each byte that is not UTF-8 is U+FFFD as in the local ingest, the latin-1 broker's records
-    are replayed, and every UTF-16 line is quarantined as such, with the counts reconciled."""
+    records) and a broker's logs saved as UTF-16 (a Windows PowerShell redirect): the audit
+    runs (Arrow's UTF-8 decoding failed the workers before), each byte that is not UTF-8 is
+    U+FFFD as in the local ingest, the latin-1 brokers' records are replayed, and every UTF-16
+    line is quarantined as such, with the counts reconciled."""
     from ingest.envelope import NUL_BYTES
     from ingest.local import ingest_files, log_files
 
