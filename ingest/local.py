@@ -166,9 +166,12 @@ def _without_aborted(rows: list[dict], markers: dict[str | None, list]) -> tuple
     kept = []
     for row in rows:
         span = None if row["event_type"] == E.CONTROLLER_FAILOVER else span_of(row)
-        if span is not None:
-            read[span] += 1
-        if span is None or span[1][1] is None:
+        if span is None:
+            kept.append(row)
+            continue
+        read[span] += 1
+        _, (_, ends) = span
+        if ends is None:  # still open at the input's end: the controller applied its records
             kept.append(row)
     return kept, [(log, lo, hi, n) for (log, (lo, hi)), n in read.items()]
 

@@ -97,7 +97,7 @@ def test_a_byte_order_mark_is_no_part_of_the_first_line(tmp_path):
     """A file saved by a Windows editor starts with a UTF-8 byte-order mark: the first event is
     read like the others (Spark's reader drops the mark too), not quarantined as malformed."""
     sample = SAMPLES / "era-2.4-trace.jsonl"
-    text = "\n".join(line for line in sample.read_text().splitlines()[:20])
+    text = "\n".join(sample.read_text().splitlines()[:20])
     (tmp_path / "plain.jsonl").write_text(text + "\n", encoding="utf-8")
     (tmp_path / "bom.jsonl").write_text(text + "\n", encoding="utf-8-sig")
     assert (tmp_path / "bom.jsonl").read_bytes().startswith(b"\xef\xbb\xbf")

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from histories import shapes
+from scenarios import MIGRATION_DUMP, SCENARIOS, migration_night
 from ingest.detect import choose_era
 from ingest.local import ingest_files, log_files
 from ingest.render import _ts as log4j_time
@@ -166,7 +167,6 @@ def test_a_dump_printed_without_record_metadata_reads_the_same_records(shape, fa
         e._replace(source_offset=None, event_time_ms=None, source_line=None, source_file=None, seq=None) for e in record]
 
 
-SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
 
 
 def test_isr_writes_zookeeper_refused_change_nothing():
@@ -227,10 +227,7 @@ def test_a_migration_still_open_at_the_inputs_end_is_replayed_and_reported(tmp_p
     (leader 1) is replayed, as the active controller applied it, and the transaction is
     reported open with the one event read from its records (its TopicRecord is a fact); by
     offset, and by line in the dump printed without offsets."""
-    dump = SCENARIOS / "kraft-3.7.0-aborted-migration" / "controller-3001" / "__cluster_metadata-0" / "00000000000000000000.log.txt"
-    lines = dump.read_text().splitlines()
-    cut = next(i for i, line in enumerate(lines) if "controlType: LEADER_CHANGE" in line and i > 5) - 1   # its batch line
-    night = "\n".join(lines[:cut]) + "\n"
+    night = migration_night()
     want = []
     for name, text in (("offsets", night), ("bare", without_record_metadata(night))):
         path = tmp_path / name / "controller-3001" / "00000000000000000000.log.txt"
@@ -251,7 +248,7 @@ def test_a_dump_in_a_folder_that_names_no_node_ingests_the_same_events(tmp_path)
     """An operator's dump saved as dumps/00000000000000000000.log.txt (no broker-N or
     controller-N folder: no recording node known) reads the same events as under the node's
     folder, less the node (the local ingest's sort crashed on the absent recording_broker before)."""
-    dump = SCENARIOS / "kraft-3.7.0-aborted-migration" / "controller-3001" / "__cluster_metadata-0" / "00000000000000000000.log.txt"
+    dump = MIGRATION_DUMP
     roots = (tmp_path / "controller-3001", tmp_path / "dumps")
     for root in roots:
         root.mkdir()

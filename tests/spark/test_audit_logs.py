@@ -13,11 +13,11 @@ from chispa import assert_df_equality
 
 from ingest.render import render, render_kraft
 from jobs.audit import AuditConfig, run
+from scenarios import SCENARIOS, migration_night
 from state_machine.generator import FAULTS, SimConfig, simulate
 
 pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "tests" / "ingest" / "fixtures" / "scenarios"
 KRAFT = ROOT / "tests" / "ingest" / "fixtures" / "kraft"
 
 
@@ -227,12 +227,9 @@ def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_with_a_warnin
     replayed (payments-0 led by 1), and the summary and audit_runs.open_transactions say the
     transaction is open with the one event read from its records, which an abort in a later
     input would not take back."""
-    dump = SCENARIOS / "kraft-3.7.0-aborted-migration" / "controller-3001" / "__cluster_metadata-0" / "00000000000000000000.log.txt"
-    lines = dump.read_text().splitlines()
-    cut = next(i for i, line in enumerate(lines) if "controlType: LEADER_CHANGE" in line and i > 5) - 1   # its batch line
     night = tmp_path / "mig" / "controller-3001" / "00000000000000000000.log.txt"
     night.parent.mkdir(parents=True)
-    night.write_text("\n".join(lines[:cut]) + "\n")
+    night.write_text(migration_night())
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(tmp_path / "mig")], warehouse=warehouse, cluster="mig"))
     assert (summary.records_quarantined, summary.violations_by_rule) == (0, {})
