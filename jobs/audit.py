@@ -43,7 +43,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates
+from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_files
 from jobs.session import materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
@@ -163,6 +163,11 @@ def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, 
         if len(files) == found:   # a wrong path would otherwise audit to a clean, empty run
             raise AuditError(f"input {item} holds no file to read (skipped: names starting with . or _, "
                              f"*.truth.jsonl, {', '.join(SIDE_FILES)})")
+    unreadable = sorted(unreadable_files([f for f, _ in files]))
+    if unreadable:   # refused before anything is read: skipping them would lose their records
+        raise AuditError(f"Hadoop cannot read {len(unreadable)} input file(s): a path that holds one of [ ] {{ }} * ? \\ "
+                         "(read as a pattern) and a name with ':' (read as a URI scheme); rename the folder or file "
+                         "so that the path holds only one of the two: " + ", ".join(unreadable[:5]))
     return sorted(files)
 
 

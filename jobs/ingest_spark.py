@@ -15,11 +15,14 @@ clusters write (ingest/), in one pass over the text.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import reduce
+from urllib.parse import unquote
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -71,6 +74,29 @@ def arrow_type(dt: T.DataType) -> pa.DataType:
     return found
 
 
+# The text source globs every path it is given: a listed file under `kafka logs [eu-1]/` failed the
+# audit as a bad pattern (and `{a,b}/` would match other files). A backslash makes a glob character
+# literal (Hadoop's GlobPattern).
+GLOB_CHARACTER = re.compile(r"([\\{}\[\]*?])")
+URI_SCHEME_AND_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?")   # file:, hdfs://nn:8020
+# Read through the raw local file system: the checksummed one opens `.<name>.crc` beside each file, a
+# path Hadoop cannot make for a name holding ':' (`state-change.log.2024-05-01T02:14`). Kafka's log
+# files have no checksum files, so nothing is lost.
+RAW_LOCAL_FILES = {"fs.file.impl": "org.apache.hadoop.fs.RawLocalFileSystem", "fs.file.impl.disable.cache": "true"}
+
+
+def literal_path(path: str) -> str:
+    """`path` as a glob that matches only itself."""
+    return GLOB_CHARACTER.sub(r"\\\1", path)
+
+
+def unreadable_files(files: list[str]) -> list[str]:
+    """The listed files the text source cannot read: a path with a glob character is globbed, the
+    glob makes a Path of each of its folder and file names, and one holding ':' parses as a URI
+    scheme (`Relative path in absolute URI`)."""
+    return [f for f in files if GLOB_CHARACTER.search(f) and ":" in URI_SCHEME_AND_AUTHORITY.sub("", f)]
+
+
 def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
     """(raw, file, block) in file order within each split; blocks are split offsets."""
     if not files:
@@ -78,9 +104,19 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
     # The text source hands bytes on unchecked: bytes that are not UTF-8 (a latin-1 JVM's message,
     # a UTF-16 file) would fail the workers' Arrow decoding, so they become U+FFFD here, as the
     # local reader's errors="replace" makes them.
-    return (spark.read.format("text").load(files)
+    return (spark.read.format("text").options(**RAW_LOCAL_FILES).load([literal_path(f) for f in files])
             .select(F.make_valid_utf8("value").alias("raw"), F.col("_metadata.file_path").alias("file"),
                     F.col("_metadata.file_block_start").alias("block")))
+
+
+def listed_paths(file_paths: pa.Array) -> list[str]:
+    """Each row's file as the listing names it (`file:/logs/kafka logs/...`): `_metadata.file_path`
+    is the file's URI, where a space is %20 and a % is %25, and the clusters by file, the per-file
+    accounting and every row's provenance use the listing's form. A batch holds a few files."""
+    names = {uri: unquote(uri) for uri in pc.unique(file_paths).to_pylist()}
+    if len(names) == 1:
+        return [*names.values()] * len(file_paths)
+    return [names[uri] for uri in file_paths.to_pylist()]
 
 
 def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
@@ -90,7 +126,6 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     from ingest.envelope import Clock
     from ingest.fast import FastParser, next_starts_record
     from ingest.fast_events import all_json_objects, read_events, replayable
-    import pyarrow.compute as pc
     from ingest.lines import FILE_KIND_RANK, FileParser
     from schemas.validate import invalid_reason, load_json
 
@@ -257,7 +292,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
 
         for batch in batches:
-            files = batch.column("file").to_pylist()
+            files = listed_paths(batch.column("file"))
             blocks = batch.column("block").to_pylist()
             raws = batch.column("raw").to_pylist()
             if fast_events and all_json_objects(batch.column("raw")):
@@ -319,7 +354,6 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
 def fast_row_builder(arrow_schema: pa.Schema):
     """(ingest.fast lines of one run, file, block, cluster, file rank, local line before the
     run, the file's parser) -> parse rows, as the line-by-line path writes them (log_rows)."""
-    import pyarrow.compute as pc
 
     def build(lines: pa.Table, file: str, block: int, cluster: str, rank: int, local_before: int, parser) -> pa.RecordBatch:
         k = len(lines)

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 from chispa import assert_df_equality
+from pyspark.sql import functions as F
 
 from ingest.render import render, render_kraft
-from jobs.audit import AuditConfig, run
+from jobs.audit import AuditConfig, AuditError, run
+from jobs.ingest_spark import unreadable_files
 from scenarios import SCENARIOS, migration_night
 from state_machine.generator import FAULTS, SimConfig, simulate
 
@@ -23,6 +25,18 @@ KRAFT = ROOT / "tests" / "ingest" / "fixtures" / "kraft"
 
 def table(spark, warehouse, name):
     return spark.read.format("delta").load(str(Path(warehouse) / name))
+
+
+# zk-2.4.1-unclean's partition_timeline, less its inferred rows: (partition_state, leader,
+# leader_epoch, isr, election, source under the scenario).
+UNCLEAN_TIMELINE = [
+    ("NewPartition", -1, -1, [], None, "broker-3/state-change.log:1"),
+    ("OnlinePartition", 1, 0, [1, 2, 3], "initial", "broker-3/state-change.log:5"),
+    ("OnlinePartition", 1, 0, [1, 2], None, "broker-1/server.log:6"),   # the committed write, not the proposal
+    ("OnlinePartition", 1, 1, [1], None, "broker-3/state-change.log:12"),
+    ("OfflinePartition", 1, 1, [1], None, "broker-3/state-change.log:14"),
+    ("OnlinePartition", 3, 2, [3], "unclean", "broker-3/state-change.log:15"),
+]
 
 
 def test_unclean_election_of_a_2x_zk_cluster_is_inferred_from_its_three_logs(spark, tmp_path):
@@ -46,14 +60,7 @@ def test_unclean_election_of_a_2x_zk_cluster_is_inferred_from_its_three_logs(spa
                 .select("partition_state", "leader", "leader_epoch", "isr", "election", "source").orderBy("valid_from", "ordinal"))
     got = [(r.partition_state, r.leader, r.leader_epoch, r.isr, r.election, r.source.split("zk-2.4.1-unclean/")[1])
            for r in timeline.collect()]
-    assert got == [
-        ("NewPartition", -1, -1, [], None, "broker-3/state-change.log:1"),
-        ("OnlinePartition", 1, 0, [1, 2, 3], "initial", "broker-3/state-change.log:5"),
-        ("OnlinePartition", 1, 0, [1, 2], None, "broker-1/server.log:6"),   # the committed write, not the proposal
-        ("OnlinePartition", 1, 1, [1], None, "broker-3/state-change.log:12"),
-        ("OfflinePartition", 1, 1, [1], None, "broker-3/state-change.log:14"),
-        ("OnlinePartition", 3, 2, [3], "unclean", "broker-3/state-change.log:15"),
-    ]
+    assert got == UNCLEAN_TIMELINE
     (audit,) = table(spark, warehouse, "audit_runs").collect()
     files = json.loads(audit["input_files"])
     assert audit["counts_reconcile"] and audit["records_quarantined"] == 0
@@ -62,6 +69,62 @@ def test_unclean_election_of_a_2x_zk_cluster_is_inferred_from_its_three_logs(spa
     assert {Path(f).parent.name + "/" + Path(f).name: (i["lines"], i["recognized"], i["quarantined"]) for f, i in files.items()} == {
         "broker-1/server.log": (6, 6, 0), "broker-1/state-change.log": (4, 4, 0), "broker-2/state-change.log": (2, 2, 0),
         "broker-3/controller.log": (14, 14, 0), "broker-3/state-change.log": (18, 18, 0)}
+
+
+def test_folder_and_file_names_hadoop_treats_specially_are_read_as_named(spark, tmp_path):
+    """Names operators give: a folder `kafka logs [eu-1]` (the reader's glob failed the audit on it),
+    files `state-change 100%.log` and `controller#1.log` (their URIs escape the space, % and #: the
+    cluster fell back to `default` and the provenance read `kafka%20logs`), and a rotation
+    `state-change.log.2024-05-01T02:14` (the checksummed file system cannot open a name with ':').
+    Each copy of the 2.4.1 scenario audits as the scenario does, under its own name."""
+    scenario = SCENARIOS / "zk-2.4.1-unclean"
+    renamed = {"kafka logs [eu-1]": {"broker-2/state-change.log": "broker-2/state-change 100%.log",
+                                     "broker-3/controller.log": "broker-3/controller#1.log"},
+               "incident 2024-05-01T02:14": {"broker-3/state-change.log": "broker-3/state-change.log.2024-05-01T02:14"}}
+    for cluster, names in renamed.items():
+        for log in scenario.rglob("*.log"):
+            name = log.relative_to(scenario).as_posix()
+            (tmp_path / cluster / names.get(name, name)).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / cluster / names.get(name, name)).write_bytes(log.read_bytes())
+    warehouse = str(tmp_path / "wh")
+    summary = run(spark, AuditConfig(inputs=[str(tmp_path / c) for c in renamed], warehouse=warehouse))
+    assert summary.records_quarantined == 0 and summary.records_read == summary.lines_recognized == 2 * 44
+    (audit,) = table(spark, warehouse, "audit_runs").collect()
+    want_files = {"file:" + str(tmp_path / c / names.get(n, n)) for c, names in renamed.items()
+                  for n in (log.relative_to(scenario).as_posix() for log in scenario.rglob("*.log"))}
+    assert {f: i["cluster"] for f, i in json.loads(audit["input_files"]).items()} == {
+        f: f.split(str(tmp_path) + "/")[1].split("/")[0] for f in want_files}
+    for cluster, names in renamed.items():
+        timeline = (table(spark, warehouse, "partition_timeline").where(F.col("cluster") == cluster).where("NOT inferred")
+                    .orderBy("valid_from", "ordinal").collect())
+        got = [(r.partition_state, r.leader, r.leader_epoch, r.isr, r.election, r.source) for r in timeline]
+
+        def renamed_source(source: str) -> str:   # broker-3/state-change.log:15 in this copy
+            name, line = source.rsplit(":", 1)
+            return f"file:{tmp_path / cluster / names.get(name, name)}:{line}"
+        assert got == [(*row[:5], renamed_source(row[5])) for row in UNCLEAN_TIMELINE]
+    rules = table(spark, warehouse, "violations").select("cluster", "rule")
+    assert_df_equality(rules, spark.createDataFrame([(c, "UNCLEAN_LEADER_ELECTION") for c in renamed], rules.schema),
+                       ignore_row_order=True)
+
+
+def test_a_path_hadoop_cannot_read_is_refused_before_anything_is_written(spark, tmp_path):
+    """A name with ':' under a folder whose name holds a glob character: Hadoop's glob cannot make
+    a Path of it. The audit stops at once, naming the file, rather than lose its records."""
+    log = tmp_path / "logs [eu-1]" / "broker-1" / "state-change.log.2024-05-01T02:14"
+    log.parent.mkdir(parents=True)
+    log.write_text((SCENARIOS / "zk-2.4.1-unclean" / "broker-1" / "state-change.log").read_text())
+    with pytest.raises(AuditError, match=r"Hadoop cannot read 1 input file.*state-change\.log\.2024-05-01T02:14"):
+        run(spark, AuditConfig(inputs=[str(tmp_path / "logs [eu-1]")], warehouse=str(tmp_path / "wh")))
+    assert not (tmp_path / "wh").exists()
+
+
+def test_which_paths_hadoop_cannot_read():
+    """Both a glob character and a ':' in a folder or file name, not a port's ':' in the authority."""
+    assert unreadable_files(["file:/logs/[eu-1]/state-change.log", "file:/logs/2024-05-01T02:14/state-change.log",
+                             "hdfs://nn:8020/logs/[eu-1]/state-change.log", "file:/logs/{a}/x:y.log",
+                             "file:/logs/a:b/[eu-1]/state-change.log", "s3a://bucket/logs/*/x.log"]) == [
+        "file:/logs/{a}/x:y.log", "file:/logs/a:b/[eu-1]/state-change.log"]
 
 
 def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, tmp_path):
