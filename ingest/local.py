@@ -36,7 +36,13 @@ def read_text_lines(path: str) -> list[str]:
     # utf-8-sig: a byte-order mark (a file saved by a Windows editor) is no part of the first
     # line; Hadoop's line reader, which the Spark ingest reads through, drops it too.
     with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:
-        return f.read().splitlines()
+        # Lines end at \n, \r or \r\n (text mode makes each \n), as Hadoop's line reader ends
+        # them: str.splitlines would also end one at a form feed, \x1c-\x1e, \x85 or U+2028/9,
+        # which a message may hold, and number every later line differently from the Spark ingest.
+        lines = f.read().split("\n")
+    if lines[-1] == "":   # the last line's end, or an empty file
+        lines.pop()
+    return lines
 
 
 def _nulls_first(row: dict, columns: Iterable[str]) -> tuple:

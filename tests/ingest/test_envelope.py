@@ -170,3 +170,33 @@ def test_a_byte_order_mark_is_no_part_of_a_files_first_line(tmp_path):
     plain, marked = (ingest_files(log_files(root), "c") for root in (scenario, tmp_path))
     assert marked.quarantine == [] and len(marked.events) == len(plain.events) > 20
     assert [e._replace(source_file=None) for e in marked.events] == [e._replace(source_file=None) for e in plain.events]
+
+
+def test_lines_end_only_where_hadoops_line_reader_ends_them(tmp_path):
+    """A message holding a form feed, U+0085 or U+2028 (an embedding application's payload) is one
+    line, as the Spark ingest reads it: str.splitlines cut it in two before, and every later line
+    of the file was numbered one more than Spark numbers it. \\r and \\r\\n end lines, as in Hadoop."""
+    from pathlib import Path
+
+    from ingest.local import ingest_files, log_files, read_text_lines
+
+    scenario = Path(__file__).resolve().parent / "fixtures" / "scenarios" / "zk-2.4.1-unclean"
+    separators = "\x0c\x1c\x85\u2028\u2029"
+    runs = {}
+    for name, inside in (("spaces", " " * len(separators)), ("separators", separators)):
+        root = tmp_path / name
+        for log in scenario.rglob("*.log"):
+            lines = log.read_text().splitlines()
+            if log.name == "controller.log":
+                lines.insert(2, f"[2024-05-01 09:59:58,015] INFO payload {{\"note\":\"a{inside}b\"}} (com.example.App)")
+            (root / log.relative_to(scenario)).parent.mkdir(parents=True, exist_ok=True)
+            (root / log.relative_to(scenario)).write_text("\n".join(lines) + "\n")
+        runs[name] = ingest_files(log_files(root), "c")
+        assert len(read_text_lines(str(root / "broker-3" / "controller.log"))) == 15
+    spaced, separated = runs["spaces"], runs["separators"]
+    assert len(separated.events) == len(spaced.events) > 20
+    assert [(e.source_file.split("/separators/")[1], e.source_line) for e in separated.events] == [
+        (e.source_file.split("/spaces/")[1], e.source_line) for e in spaced.events]
+    assert [(q.line, q.reason) for q in separated.quarantine] == [(q.line, q.reason) for q in spaced.quarantine]
+    (tmp_path / "endings.log").write_bytes(b"a\r\nb\rc\n\nd")
+    assert read_text_lines(str(tmp_path / "endings.log")) == ["a", "b", "c", "", "d"]

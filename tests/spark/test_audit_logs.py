@@ -211,7 +211,8 @@ def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, 
             target.write_bytes(log.read_text().replace("\n", "\r\n").encode("utf-16"))
         else:
             lines = log.read_text().splitlines()
-            lines.insert(1, "[2024-05-01 10:00:00,500] WARN Connexion refus\u00e9e (org.apache.zookeeper.ClientCnxn)")
+            # With a form feed and \x1c in it: no line end to Hadoop, nor to the local ingest now.
+            lines.insert(1, "[2024-05-01 10:00:00,500] WARN Connexion refus\u00e9e\x0c\x1c (org.apache.zookeeper.ClientCnxn)")
             target.write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
     summary = run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh"), cluster="enc"))
     local = ingest_files(log_files(root), "enc")
@@ -222,6 +223,9 @@ def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, 
     assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
     assert {r.reason for r in got.collect()} == {NUL_BYTES}
     assert all("/broker-1/" in f for f, *_ in local.quarantine) and len(local.quarantine) == summary.records_quarantined
+    counted = ("lines", "recognized", "quarantined", "events")
+    assert {f: [i[k] for k in counted] for f, i in summary.files.items()} == {
+        "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
 
 
 def test_kraft_metadata_dump_is_audited(spark, tmp_path):
