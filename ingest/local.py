@@ -7,6 +7,7 @@ import gzip
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from ingest.compressed import TruncatedGzip, cut_reason, gzip_cut
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
@@ -33,6 +34,11 @@ _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
 
 def read_text_lines(path: str) -> list[str]:
     opener = gzip.open if path.endswith(".gz") else open
+    if opener is gzip.open:   # a cut rotation: said so by name, not an EOFError half-way
+        with open(path, "rb") as raw:
+            cut = gzip_cut(raw)
+        if cut is not None:
+            raise TruncatedGzip(cut_reason(path, cut))
     # utf-8-sig: a byte-order mark (a file saved by a Windows editor) is no part of the first
     # line; Hadoop's line reader, which the Spark ingest reads through, drops it too.
     with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:

@@ -42,8 +42,10 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ingest.compressed import cut_reason
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_files
+from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, truncated_gzips,
+                               unreadable_files)
 from jobs.session import materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
@@ -770,6 +772,9 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     partitions = cfg.shuffle_partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     found = list_input_files(spark, cfg.inputs)
+    cut = truncated_gzips(spark, [f for f, _ in found])
+    if cut:   # before anything is read or written: the text reader would fail half-way on them
+        raise AuditError(f"{len(cut)} gzip input file(s) end early: " + "; ".join(cut_reason(f, n) for f, n in sorted(cut.items())))
     ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
                  cfg.input_format)
     default_era, eras, era_why = cluster_eras(cfg, ing.evidence)

@@ -127,6 +127,29 @@ def test_which_paths_hadoop_cannot_read():
         "file:/logs/{a}/x:y.log", "file:/logs/a:b/[eu-1]/state-change.log"]
 
 
+def test_a_cut_gzip_rotation_is_refused_before_anything_is_written(spark, tmp_path):
+    """A rotation cut a third from its end (copied while logrotate compressed it): the text reader
+    failed the job half-way (`Unexpected end of input stream`). The audit names the file and the
+    line the stream ends after, as the local ingest does, and writes nothing; a whole rotation of
+    two gzip members beside it is no concern."""
+    from ingest.compressed import gzip_cut
+
+    root = tmp_path / "c"
+    for log in (SCENARIOS / "zk-2.4.1-unclean").rglob("*.log"):
+        (root / log.parent.name).mkdir(parents=True, exist_ok=True)
+        (root / log.parent.name / log.name).write_bytes(log.read_bytes())
+    cut = root / "broker-3" / "state-change.log.2024-05-01-13.gz"
+    data = gzip.compress((root / "broker-3" / "state-change.log").read_bytes())
+    cut.write_bytes(data[: len(data) * 2 // 3])
+    (root / "broker-1" / "state-change.log.2024-05-01-13.gz").write_bytes(gzip.compress(b"") + gzip.compress(b"\n"))
+    lines = gzip_cut(cut.open("rb"))
+    assert lines > 0
+    with pytest.raises(AuditError, match=rf"1 gzip input file\(s\) end early: file:{cut}: the gzip stream ends early, "
+                                         rf"after line {lines} "):
+        run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh")))
+    assert not (tmp_path / "wh").exists()
+
+
 def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, tmp_path):
     """A simulated history with every kind of fault, written as Kafka 2.4 brokers write
     their logs (gzip-rotated in part), audits to exactly the injected faults."""
