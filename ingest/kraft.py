@@ -601,6 +601,10 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.re_incarnation", f"{_CCM} registerBroker @3.9.0.. (4.3.1 real)", "3.9.0", None, "Registering",
          r"Registering a new incarnation of broker \d+\. Previous incarnation ID was \S+; new incarnation ID is \S+\. "
          r"Generated \d+ record\(s\) to clean up previous incarnations\. Broker epoch will become \d+\.$", _nothing),
+    # The same process registering again (its first request timed out, say): timing decides
+    # whether a live run writes it.
+    _row("kraft.controller.amended_registration", f"{_CCM} registerBroker @3.9.0.. (4.3.1 real)", "3.9.0", None, "Amending",
+         r"Amending registration of broker \d+, incarnation ID \S+\. Broker epoch remains \d+\.$", _nothing),
     # Controller lifecycle and housekeeping.
     _row("kraft.controller.created", f"{_QC} constructor @3.3.0..", "3.3.0", None, "Creating",
          r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?: ZK migration mode is enabled\.)?"

@@ -585,6 +585,8 @@ CONTROLLER_LINES = [
     ("4.3.1 (real)", "[QuorumController id=1] Registering a new incarnation of broker 2. Previous incarnation ID was "
      "PSUKijawRI2ZKDxcS2zzwA; new incarnation ID is DHrVIpm-RiCgYQDMMlzOuA. Generated 0 record(s) to clean up previous "
      "incarnations. Broker epoch will become 114.", []),
+    ("4.3.1 (real)", "[QuorumController id=3] Amending registration of broker 1, incarnation ID ak1kGiQKSNOEgmYSw5JZ5g. "
+     "Broker epoch remains 11.", []),
     ("4.3.1 (real)", "[QuorumController id=1] Creating new QuorumController with clusterId JDQl23BNSii3B6vZDHFUzA", []),
     ("4.3.1 (real)", "[QuorumController id=1] Performing controller activation.", []),
     ("4.3.1 (real)", "[QuorumController id=2] Performing controller activation. The metadata log appears to be empty. Appending "
