@@ -16,6 +16,7 @@ import re
 from typing import Iterable, Iterator, NamedTuple
 
 from ingest.catalog import AdaptiveIndex, LineContext, MessagePattern, match_adaptive
+from ingest.compressed import codec_suffix
 from ingest.envelope import Clock, Record, RecordAssembler, Unparsed
 from ingest.prefix import strip_prefix
 from schemas.events import EVENT_TYPE_BY_NAME
@@ -52,8 +53,9 @@ AUDITED_SHORT_LOGGERS = ("PartitionStateMachine", "ReplicaStateMachine", "KafkaC
 
 def file_kind(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
-    if name.endswith(".gz"):
-        name = name[:-3]
+    suffix = codec_suffix(name)   # a compressed rotation is the kind of log it holds
+    if suffix:
+        name = name[:-len(suffix)]
     for rx, kind in _KIND_BY_NAME:
         if rx.search(name):
             return kind

@@ -3,11 +3,10 @@
 (jobs/ingest_spark.py does it with joins and one global sort; this does it in memory)."""
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ingest.compressed import TruncatedGzip, cut_reason, gzip_cut
+from ingest.compressed import read_bytes
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
@@ -33,19 +32,15 @@ _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
 
 
 def read_text_lines(path: str) -> list[str]:
-    opener = gzip.open if path.endswith(".gz") else open
-    if opener is gzip.open:   # a cut rotation: said so by name, not an EOFError half-way
-        with open(path, "rb") as raw:
-            cut = gzip_cut(raw)
-        if cut is not None:
-            raise TruncatedGzip(cut_reason(path, cut))
+    with open(path, "rb") as f:   # a compressed rotation decoded by its suffix, as Hadoop's reader does
+        data = read_bytes(path, f)
     # utf-8-sig: a byte-order mark (a file saved by a Windows editor) is no part of the first
     # line; Hadoop's line reader, which the Spark ingest reads through, drops it too.
-    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:
-        # Lines end at \n, \r or \r\n (text mode makes each \n), as Hadoop's line reader ends
-        # them: str.splitlines would also end one at a form feed, \x1c-\x1e, \x85 or U+2028/9,
-        # which a message may hold, and number every later line differently from the Spark ingest.
-        lines = f.read().split("\n")
+    text = data.decode("utf-8-sig", errors="replace")
+    # Lines end at \n, \r or \r\n, as Hadoop's line reader ends them: str.splitlines would also end
+    # one at a form feed, \x1c-\x1e, \x85 or U+2028/9, which a message may hold, and number every
+    # later line differently from the Spark ingest.
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":   # the last line's end, or an empty file
         lines.pop()
     return lines

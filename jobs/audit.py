@@ -42,10 +42,8 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ingest.compressed import cut_reason
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, truncated_gzips,
-                               unreadable_files)
+from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs
 from jobs.session import materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
@@ -165,11 +163,6 @@ def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, 
         if len(files) == found:   # a wrong path would otherwise audit to a clean, empty run
             raise AuditError(f"input {item} holds no file to read (skipped: names starting with . or _, "
                              f"*.truth.jsonl, {', '.join(SIDE_FILES)})")
-    unreadable = sorted(unreadable_files([f for f, _ in files]))
-    if unreadable:   # refused before anything is read: skipping them would lose their records
-        raise AuditError(f"Hadoop cannot read {len(unreadable)} input file(s): a path that holds one of [ ] {{ }} * ? \\ "
-                         "(read as a pattern) and a name with ':' (read as a URI scheme); rename the folder or file "
-                         "so that the path holds only one of the two: " + ", ".join(unreadable[:5]))
     return sorted(files)
 
 
@@ -772,9 +765,10 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     partitions = cfg.shuffle_partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     found = list_input_files(spark, cfg.inputs)
-    cut = truncated_gzips(spark, [f for f, _ in found])
-    if cut:   # before anything is read or written: the text reader would fail half-way on them
-        raise AuditError(f"{len(cut)} gzip input file(s) end early: " + "; ".join(cut_reason(f, n) for f, n in sorted(cut.items())))
+    refused = unreadable_inputs(spark, [f for f, _ in found])
+    if refused:   # before anything is read or written: nothing is lost, nothing is half-written
+        raise AuditError(f"{len(refused)} input file(s) cannot be read as they are: "
+                         + "; ".join(refused[f] for f in sorted(refused)[:5]) + ("; ..." if len(refused) > 5 else ""))
     ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
                  cfg.input_format)
     default_era, eras, era_why = cluster_eras(cfg, ing.evidence)

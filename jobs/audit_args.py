@@ -23,7 +23,7 @@ class AuditConfig:
 def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--input", nargs="+", required=True,
                     help="files or directories: canonical events (JSON lines), broker logs (state-change.log, controller.log, "
-                         "server.log, rotated and .gz), kafka-dump-log output")
+                         "server.log, rotated, and compressed: .gz .bz2 .zst .deflate), kafka-dump-log output")
     ap.add_argument("--warehouse", required=True, help="directory (or URI) holding the Delta tables")
     ap.add_argument("--format", default="auto", choices=["auto", "events", "logs"],
                     help="auto: JSON-object lines are canonical events, other lines are Kafka logs (default); "

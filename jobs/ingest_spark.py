@@ -28,6 +28,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
+from ingest.compressed import codec_suffix
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER
 from jobs.session import materialize, materialize_profiled, release
@@ -90,13 +91,6 @@ def literal_path(path: str) -> str:
     return GLOB_CHARACTER.sub(r"\\\1", path)
 
 
-def unreadable_files(files: list[str]) -> list[str]:
-    """The listed files the text source cannot read: a path with a glob character is globbed, the
-    glob makes a Path of each of its folder and file names, and one holding ':' parses as a URI
-    scheme (`Relative path in absolute URI`)."""
-    return [f for f in files if GLOB_CHARACTER.search(f) and ":" in URI_SCHEME_AND_AUTHORITY.sub("", f)]
-
-
 def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
     """(raw, file, block) in file order within each split; blocks are split offsets."""
     if not files:
@@ -109,30 +103,40 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
                     F.col("_metadata.file_block_start").alias("block")))
 
 
-def truncated_gzips(spark: SparkSession, files: list[str]) -> dict[str, int]:
-    """The .gz files among `files` that end early (ingest.compressed.gzip_cut), with the lines
-    they hold before the cut, checked inside Spark: the text source fails the whole job half-way
-    on one (`Unexpected end of input stream`). A file is one row of the binary source: memory is
+def _glob_cannot_make(file: str) -> bool:
+    """A path with a glob character is globbed, the glob makes a Path of each of its folder and
+    file names, and one holding ':' parses as a URI scheme (`Relative path in absolute URI`)."""
+    return bool(GLOB_CHARACTER.search(file)) and ":" in URI_SCHEME_AND_AUTHORITY.sub("", file)
+
+
+def unreadable_inputs(spark: SparkSession, files: list[str]) -> dict[str, str]:
+    """The listed files the text source cannot read as they are, each with why, found before
+    anything is read: skipping one would lose its records, and the text source fails the whole job
+    half-way on a cut compressed rotation (`Unexpected end of input stream`). The compressed ones are checked
+    inside Spark (ingest.compressed.unreadable_reason), a file a row of the binary source: memory is
     its compressed size."""
-    gz = [literal_path(f) for f in files if f.endswith(".gz")]
-    if not gz:
-        return {}
+    why = {f: (f"{f}: Hadoop cannot read this path: it holds one of [ ] {{ }} * ? \\ (read as a pattern) and a "
+               "name with ':' (read as a URI scheme); rename the folder or file so that it holds only one of the two")
+           for f in files if _glob_cannot_make(f)}
+    compressed = [literal_path(f) for f in files if f not in why and codec_suffix(f)]
+    if not compressed:
+        return why
 
     def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import io
 
-        from ingest.compressed import gzip_cut
+        from ingest.compressed import unreadable_reason
         for batch in batches:
-            cuts = [(file, gzip_cut(io.BytesIO(content))) for file, content in
-                    zip(listed_paths(batch.column("file")), batch.column("content").to_pylist())]
-            cut = [(f, n) for f, n in cuts if n is not None]
-            yield pa.RecordBatch.from_pydict({"file": [f for f, _ in cut], "lines": [n for _, n in cut]},
-                                             schema=pa.schema([("file", pa.string()), ("lines", pa.int64())]))
+            reasons = [(file, unreadable_reason(file, io.BytesIO(content))) for file, content in
+                       zip(listed_paths(batch.column("file")), batch.column("content").to_pylist())]
+            found = [(f, r) for f, r in reasons if r is not None]
+            yield pa.RecordBatch.from_pydict({"file": [f for f, _ in found], "reason": [r for _, r in found]},
+                                             schema=pa.schema([("file", pa.string()), ("reason", pa.string())]))
 
-    rows = (spark.read.format("binaryFile").options(**RAW_LOCAL_FILES).load(gz)
+    rows = (spark.read.format("binaryFile").options(**RAW_LOCAL_FILES).load(compressed)
             .select(F.col("_metadata.file_path").alias("file"), "content")
-            .mapInArrow(check, "file string, lines long").collect())
-    return {r["file"]: r["lines"] for r in rows}
+            .mapInArrow(check, "file string, reason string").collect())
+    return why | {r["file"]: r["reason"] for r in rows}
 
 
 def listed_paths(file_paths: pa.Array) -> list[str]:

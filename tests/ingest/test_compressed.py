@@ -1,47 +1,112 @@
-"""Gzip rotations that end early (ingest.compressed): found by name and line before anything is
-read, locally and (tests/spark/test_audit_logs.py) inside Spark."""
+"""Compressed rotations (ingest.compressed): decoded by suffix as Hadoop decodes them; one cut short
+or in a format Hadoop does not decode is named by file and line before anything is read, locally
+and (tests/spark/test_audit_logs.py) inside Spark."""
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
 import shutil
+import subprocess
+import zipfile
 import zlib
 from pathlib import Path
 
 import pytest
+import zstandard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest import compressed
-from ingest.compressed import TruncatedGzip, gzip_cut
+from ingest.compressed import DECODED, UNDECODED, UnreadableInput, read_bytes, unreadable_reason
 from ingest.local import ingest_files, log_files
 
 SCENARIO = Path(__file__).resolve().parent / "fixtures" / "scenarios" / "zk-2.4.1-unclean"
 TEXT = b"".join(b"[2024-05-01 10:00:00,%03d] TRACE line %d (state.change.logger)\n" % (i % 1000, i) for i in range(20000))
-WHOLE = gzip.compress(TEXT)
+# What each format's own tool writes (the zstd tool writes a checksum, without which a corrupt frame may decode).
+COMPRESS = {".gz": gzip.compress, ".bz2": bz2.compress, ".zst": zstandard.ZstdCompressor(write_checksum=True).compress, ".deflate": zlib.compress}
+WHOLE = {suffix: compress(TEXT) for suffix, compress in COMPRESS.items()}
 
 
-@pytest.mark.parametrize("data", [WHOLE, WHOLE + gzip.compress(b"x\n"), WHOLE + b"\0" * 16, b"", gzip.compress(b"")],
-                         ids=["one member", "two members (cat a.gz b.gz)", "zero padding", "empty file", "empty member"])
-def test_a_whole_gzip_is_not_cut(data):
-    assert gzip_cut(io.BytesIO(data)) is None
+def test_every_format_hadoop_decodes_is_written_here():
+    assert set(COMPRESS) == set(DECODED)
 
 
-@settings(max_examples=40, deadline=None)
-@given(at=st.integers(1, len(WHOLE) - 1), chunk=st.sampled_from([7, 4096, 1 << 20]))
-def test_a_cut_gzip_holds_the_line_ends_decoded_before_the_cut(at, chunk):
-    """Cut anywhere (in the header, the deflate data or the trailer) and read in chunks of any
-    size: the count is that of the line ends a decoder gets from the bytes before the cut."""
-    compressed.CHUNK, before = chunk, compressed.CHUNK
-    try:
-        got = gzip_cut(io.BytesIO(WHOLE[:at]))
-    finally:
-        compressed.CHUNK = before
-    assert got == zlib.decompressobj(wbits=31).decompress(WHOLE[:at]).count(b"\n")
+@pytest.mark.parametrize("suffix", sorted(COMPRESS))
+@pytest.mark.parametrize("layout", ["one stream", "two streams (cat a b)", "zero padding", "empty file", "empty stream"])
+def test_a_whole_file_reads_to_its_lines(suffix, layout):
+    compress = COMPRESS[suffix]
+    data, text = {"one stream": (WHOLE[suffix], TEXT), "two streams (cat a b)": (WHOLE[suffix] + compress(b"x\n"), TEXT + b"x\n"),
+                  "zero padding": (WHOLE[suffix] + b"\0" * 16, TEXT), "empty file": (b"", b""),
+                  "empty stream": (compress(b""), b"")}[layout]
+    assert unreadable_reason("state-change.log.1" + suffix, io.BytesIO(data)) is None
+    assert read_bytes("state-change.log.1" + suffix, io.BytesIO(data)) == text
 
 
-def test_bytes_that_do_not_decode_break_the_stream_off():
-    assert gzip_cut(io.BytesIO(WHOLE[:100] + b"\xff" * 64 + WHOLE[164:])) is not None
+@settings(max_examples=60, deadline=None)
+@given(suffix=st.sampled_from(sorted(COMPRESS)), cut=st.floats(0, 1, exclude_max=True),
+       chunk=st.sampled_from([7, 4096, 1 << 20]))
+def test_a_cut_file_is_named_with_the_line_ends_decoded_before_the_cut(suffix, cut, chunk):
+    """Cut anywhere (in a header, the compressed data or a trailer) and read in chunks of any size:
+    the line named is the count of line ends a decoder gets from the bytes before the cut."""
+    data = WHOLE[suffix][:max(1, int(len(WHOLE[suffix]) * cut))]
+    lines = DECODED[suffix].decoder().decompress(data).count(b"\n")
+    reason = unreadable_reason("logs/state-change.log.1" + suffix, io.BytesIO(data), chunk)
+    assert reason.startswith(f"logs/state-change.log.1{suffix}: the {DECODED[suffix].name} stream ends early, "
+                             f"after line {lines:,} ")
+    with pytest.raises(UnreadableInput) as raised:
+        read_bytes("logs/state-change.log.1" + suffix, io.BytesIO(data))
+    assert str(raised.value) == unreadable_reason("logs/state-change.log.1" + suffix, io.BytesIO(data))
+
+
+@pytest.mark.parametrize("suffix", sorted(COMPRESS))
+def test_bytes_that_do_not_decode_break_the_stream_off(suffix):
+    data = WHOLE[suffix][:100] + b"\xff" * 64 + WHOLE[suffix][164:]
+    assert "stream ends early" in unreadable_reason("state-change.log.1" + suffix, io.BytesIO(data))
+
+
+def zipped(data: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("controller.log", data)
+    return out.getvalue()
+
+
+def lz4_tool(data: bytes) -> bytes:   # the lz4 frame format, which no standard library writes
+    if shutil.which("lz4") is None:
+        pytest.skip("the lz4 tool is not installed")
+    return subprocess.run(["lz4", "-q", "-c"], input=data, capture_output=True, check=True).stdout
+
+
+@pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".zip", zipped), (".lz4", lz4_tool)])
+def test_a_format_hadoop_does_not_decode_is_named_and_plain_text_so_named_is_read(suffix, compress):
+    """What the format's tool writes starts with its magic: refused, with the command that decodes it."""
+    data = compress(TEXT)
+    assert data.startswith(UNDECODED[suffix].magic)
+    reason = unreadable_reason("logs/controller.log.1" + suffix, io.BytesIO(data))
+    assert reason.startswith(f"logs/controller.log.1{suffix}: {UNDECODED[suffix].name}-compressed, which Hadoop's "
+                             f"text reader does not decompress")
+    assert f"`{UNDECODED[suffix].to_stdout} controller.log.1{suffix} > controller.log.1`" in reason
+    with pytest.raises(UnreadableInput):
+        read_bytes("logs/controller.log.1" + suffix, io.BytesIO(data))
+    assert unreadable_reason("logs/controller.log.1" + suffix, io.BytesIO(TEXT)) is None
+    assert read_bytes("logs/controller.log.1" + suffix, io.BytesIO(TEXT)) == TEXT
+
+
+def test_compressed_rotations_ingest_as_the_plain_logs(tmp_path):
+    """Every log of the 2.4.1 scenario compressed in a format Hadoop decodes: the same records,
+    each from its rotation, read as the kind of log it holds (`state-change.log.1.bz2` is a state-change log)."""
+    plain = ingest_files(log_files(SCENARIO), "c")
+    rotation = {}
+    for log, suffix in zip(sorted(SCENARIO.rglob("*.log")), sorted(COMPRESS) * 2):
+        rotation[str(log)] = str(tmp_path / log.parent.name / (log.name + ".1" + suffix))
+        Path(rotation[str(log)]).parent.mkdir(exist_ok=True)
+        Path(rotation[str(log)]).write_bytes(COMPRESS[suffix](log.read_bytes()))
+    rotated = ingest_files(log_files(tmp_path), "c")
+    assert len(plain.events) > 20 and not plain.quarantine and not rotated.quarantine
+    assert {Path(f).suffix for f in rotated.files} == set(COMPRESS)
+    assert [(e.event_type, e.source_line) for e in rotated.events] == [(e.event_type, e.source_line) for e in plain.events]
+    assert rotated.files == {rotation[f]: i for f, i in plain.files.items()}
 
 
 def test_the_local_ingest_names_a_cut_rotation_and_its_line(tmp_path):
@@ -51,7 +116,7 @@ def test_the_local_ingest_names_a_cut_rotation_and_its_line(tmp_path):
     data = gzip.compress(log.read_bytes())
     (log.parent / "state-change.log.2024-05-01-13.gz").write_bytes(data[: len(data) * 2 // 3])
     log.unlink()
-    with pytest.raises(TruncatedGzip, match=r"state-change\.log\.2024-05-01-13\.gz: the gzip stream ends early, after "
-                                            r"line \d+ .*gunzip -c state-change\.log\.2024-05-01-13\.gz > "
-                                            r"state-change\.log\.2024-05-01-13`"):
+    with pytest.raises(UnreadableInput, match=r"state-change\.log\.2024-05-01-13\.gz: the gzip stream ends early, after "
+                                              r"line \d+ .*gunzip -c state-change\.log\.2024-05-01-13\.gz > "
+                                              r"state-change\.log\.2024-05-01-13`"):
         ingest_files(log_files(tmp_path / "c"), "c")

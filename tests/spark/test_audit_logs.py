@@ -14,7 +14,7 @@ from pyspark.sql import functions as F
 
 from ingest.render import render, render_kraft
 from jobs.audit import AuditConfig, AuditError, run
-from jobs.ingest_spark import unreadable_files
+from jobs.ingest_spark import unreadable_inputs
 from scenarios import SCENARIOS, migration_night
 from state_machine.generator import FAULTS, SimConfig, simulate
 
@@ -75,20 +75,32 @@ def test_folder_and_file_names_hadoop_treats_specially_are_read_as_named(spark, 
     """Names operators give: a folder `kafka logs [eu-1]` (the reader's glob failed the audit on it),
     files `state-change 100%.log` and `controller#1.log` (their URIs escape the space, % and #: the
     cluster fell back to `default` and the provenance read `kafka%20logs`), and a rotation
-    `state-change.log.2024-05-01T02:14` (the checksummed file system cannot open a name with ':').
+    `state-change.log.2024-05-01T02:14` (the checksummed file system cannot open a name with ':'),
+    and rotations compressed in each format Hadoop decodes (the local ingest decodes them alike).
     Each copy of the 2.4.1 scenario audits as the scenario does, under its own name."""
+    import bz2
+    import zlib
+
+    import zstandard
+    compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".zst": zstandard.ZstdCompressor().compress,
+                ".deflate": zlib.compress}
     scenario = SCENARIOS / "zk-2.4.1-unclean"
     renamed = {"kafka logs [eu-1]": {"broker-2/state-change.log": "broker-2/state-change 100%.log",
                                      "broker-3/controller.log": "broker-3/controller#1.log"},
-               "incident 2024-05-01T02:14": {"broker-3/state-change.log": "broker-3/state-change.log.2024-05-01T02:14"}}
+               "incident 2024-05-01T02:14": {"broker-3/state-change.log": "broker-3/state-change.log.2024-05-01T02:14"},
+               "rotated": {"broker-1/server.log": "broker-1/server.log.1.deflate", "broker-1/state-change.log":
+                           "broker-1/state-change.log.1.gz", "broker-2/state-change.log": "broker-2/state-change.log.1.zst",
+                           "broker-3/controller.log": "broker-3/controller.log.1.zst",
+                           "broker-3/state-change.log": "broker-3/state-change.log.2024-05-01-13.bz2"}}
     for cluster, names in renamed.items():
         for log in scenario.rglob("*.log"):
             name = log.relative_to(scenario).as_posix()
-            (tmp_path / cluster / names.get(name, name)).parent.mkdir(parents=True, exist_ok=True)
-            (tmp_path / cluster / names.get(name, name)).write_bytes(log.read_bytes())
+            path = tmp_path / cluster / names.get(name, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(compress.get(path.suffix, bytes)(log.read_bytes()))
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(tmp_path / c) for c in renamed], warehouse=warehouse))
-    assert summary.records_quarantined == 0 and summary.records_read == summary.lines_recognized == 2 * 44
+    assert summary.records_quarantined == 0 and summary.records_read == summary.lines_recognized == 3 * 44
     (audit,) = table(spark, warehouse, "audit_runs").collect()
     want_files = {"file:" + str(tmp_path / c / names.get(n, n)) for c, names in renamed.items()
                   for n in (log.relative_to(scenario).as_posix() for log in scenario.rglob("*.log"))}
@@ -114,38 +126,52 @@ def test_a_path_hadoop_cannot_read_is_refused_before_anything_is_written(spark, 
     log = tmp_path / "logs [eu-1]" / "broker-1" / "state-change.log.2024-05-01T02:14"
     log.parent.mkdir(parents=True)
     log.write_text((SCENARIOS / "zk-2.4.1-unclean" / "broker-1" / "state-change.log").read_text())
-    with pytest.raises(AuditError, match=r"Hadoop cannot read 1 input file.*state-change\.log\.2024-05-01T02:14"):
+    with pytest.raises(AuditError, match=r"1 input file\(s\) cannot be read as they are: .*state-change\.log\.2024-05-01T02:14: "
+                                         r"Hadoop cannot read this path"):
         run(spark, AuditConfig(inputs=[str(tmp_path / "logs [eu-1]")], warehouse=str(tmp_path / "wh")))
     assert not (tmp_path / "wh").exists()
 
 
-def test_which_paths_hadoop_cannot_read():
+def test_which_paths_hadoop_cannot_read(spark):
     """Both a glob character and a ':' in a folder or file name, not a port's ':' in the authority."""
-    assert unreadable_files(["file:/logs/[eu-1]/state-change.log", "file:/logs/2024-05-01T02:14/state-change.log",
+    assert set(unreadable_inputs(spark, ["file:/logs/[eu-1]/state-change.log", "file:/logs/2024-05-01T02:14/state-change.log",
                              "hdfs://nn:8020/logs/[eu-1]/state-change.log", "file:/logs/{a}/x:y.log",
-                             "file:/logs/a:b/[eu-1]/state-change.log", "s3a://bucket/logs/*/x.log"]) == [
-        "file:/logs/{a}/x:y.log", "file:/logs/a:b/[eu-1]/state-change.log"]
+                             "file:/logs/a:b/[eu-1]/state-change.log", "s3a://bucket/logs/*/x.log"])) == {
+        "file:/logs/{a}/x:y.log", "file:/logs/a:b/[eu-1]/state-change.log"}
 
 
-def test_a_cut_gzip_rotation_is_refused_before_anything_is_written(spark, tmp_path):
-    """A rotation cut a third from its end (copied while logrotate compressed it): the text reader
-    failed the job half-way (`Unexpected end of input stream`). The audit names the file and the
-    line the stream ends after, as the local ingest does, and writes nothing; a whole rotation of
-    two gzip members beside it is no concern."""
-    from ingest.compressed import gzip_cut
+def test_compressed_rotations_hadoop_cannot_read_are_refused_before_anything_is_written(spark, tmp_path):
+    """Rotations cut a third from their end (copied while logrotate compressed them): the text
+    reader failed the job half-way (`Unexpected end of input stream`), and it read an .xz rotation
+    as lines of compressed bytes. The audit names each, for the same reason the local ingest gives, and writes nothing; whole
+    rotations beside them (two gzip members, bzip2, text in a file named .xz) are no concern."""
+    import bz2
+    import lzma
+
+    import zstandard
+
+    from ingest.compressed import unreadable_reason
 
     root = tmp_path / "c"
     for log in (SCENARIOS / "zk-2.4.1-unclean").rglob("*.log"):
         (root / log.parent.name).mkdir(parents=True, exist_ok=True)
         (root / log.parent.name / log.name).write_bytes(log.read_bytes())
-    cut = root / "broker-3" / "state-change.log.2024-05-01-13.gz"
-    data = gzip.compress((root / "broker-3" / "state-change.log").read_bytes())
-    cut.write_bytes(data[: len(data) * 2 // 3])
-    (root / "broker-1" / "state-change.log.2024-05-01-13.gz").write_bytes(gzip.compress(b"") + gzip.compress(b"\n"))
-    lines = gzip_cut(cut.open("rb"))
-    assert lines > 0
-    with pytest.raises(AuditError, match=rf"1 gzip input file\(s\) end early: file:{cut}: the gzip stream ends early, "
-                                         rf"after line {lines} "):
+    text = (root / "broker-3" / "state-change.log").read_bytes()
+    refused = {"broker-3/state-change.log.2024-05-01-13.gz": gzip.compress(text),
+               "broker-3/state-change.log.2024-05-01-12.zst": zstandard.ZstdCompressor(write_checksum=True).compress(text),
+               "broker-2/state-change.log.2024-05-01-13.bz2": bz2.compress(text)}
+    refused = {name: data[: len(data) * 2 // 3] for name, data in refused.items()}
+    refused["broker-1/state-change.log.2024-05-01-13.xz"] = lzma.compress(text)
+    whole = {"broker-1/state-change.log.2024-05-01-12.gz": gzip.compress(b"") + gzip.compress(b"\n"),
+             "broker-1/state-change.log.2024-05-01-11.bz2": bz2.compress(b"\n"),
+             "broker-2/state-change.log.2024-05-01-12.xz": b"\n"}
+    for name, data in (refused | whole).items():
+        (root / name).write_bytes(data)
+    want = {f"file:{root / name}": unreadable_reason(f"file:{root / name}", (root / name).open("rb")) for name in refused}
+    assert all(want.values())
+    assert unreadable_inputs(spark, sorted(f"file:{p}" for p in root.rglob("*") if p.is_file())) == want
+    with pytest.raises(AuditError, match=r"4 input file\(s\) cannot be read as they are: .*: xz-compressed, which Hadoop's text reader "
+                                         r"does not decompress.*: the bzip2 stream ends early, "):
         run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh")))
     assert not (tmp_path / "wh").exists()
 
