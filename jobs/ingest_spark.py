@@ -123,12 +123,10 @@ def unreadable_inputs(spark: SparkSession, files: list[str]) -> dict[str, str]:
         return why
 
     def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import io
-
         from ingest.compressed import unreadable_reason
-        for batch in batches:
-            reasons = [(file, unreadable_reason(file, io.BytesIO(content))) for file, content in
-                       zip(listed_paths(batch.column("file")), batch.column("content").to_pylist())]
+        for batch in batches:   # each file read in place from the batch: no Python copy of its bytes
+            reasons = [(file, unreadable_reason(file, pa.BufferReader(content.as_buffer()))) for file, content in
+                       zip(listed_paths(batch.column("file")), batch.column("content"))]
             found = [(f, r) for f, r in reasons if r is not None]
             yield pa.RecordBatch.from_pydict({"file": [f for f, _ in found], "reason": [r for _, r in found]},
                                              schema=pa.schema([("file", pa.string()), ("reason", pa.string())]))
