@@ -36,6 +36,10 @@ _KIND_BY_NAME = (
     (re.compile(r"cluster.metadata|\.log\.txt$|dump", re.I), "kraft-dump"),
 )
 _BROKER_IN_PATH = re.compile(r"(?:broker|kafka|node|server|controller)[-_]?(\d+)(?![\d.])", re.I)
+# A folder named after one node (`broker-1`, `kafka_2`, `node3`, a pod's `my-cluster-kafka-0`): one
+# broker's logs, not a cluster.
+_NODE_FOLDER = re.compile(r"(?:^|[-_.])(?:broker|kafka|node|server|controller)[-_]?\d+$", re.I)
+_SCHEME_AND_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?://[^/]*)?")   # file:, hdfs://nn:8020, s3a://bucket
 
 # Loggers whose every line the audit should understand; a line of any other logger is
 # counted as recognised-and-ignored instead of quarantined (server.log is mostly others).
@@ -60,6 +64,22 @@ def file_kind(path: str) -> str:
         if rx.search(name):
             return kind
     return "unknown"
+
+
+def cluster_folder(root: str, file: str) -> str:
+    """The folder an input `root` (a folder, or `file` itself) stands for as a cluster: the root,
+    or its parent where the root is the folder naming the node that wrote `file` (no folder
+    between them names one). `--input logs/prod/broker-*` (the shell lists each broker's folder)
+    is cluster prod's logs, as `--input logs/prod` is, not a cluster per broker, each holding one
+    broker's view of it."""
+    folder = (root if file != root else file.rsplit("/", 1)[0]).rstrip("/")
+    inner = file[len(root):].split("/")[:-1] if file != root else []
+    base = _SCHEME_AND_AUTHORITY.match(folder)
+    cut = folder.rfind("/")
+    if (cut > (base.end() if base else 0) and _NODE_FOLDER.search(folder[cut + 1:])
+            and not any(_NODE_FOLDER.search(part) for part in inner)):
+        return folder[:cut]
+    return folder
 
 
 def broker_from_text(text: str | None) -> int | None:

@@ -42,6 +42,7 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ingest.lines import cluster_folder
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs
 from jobs.session import materialize_profiled
@@ -172,8 +173,10 @@ SIDE_FILES = ("manifest.json", "README.md")
 
 def file_clusters(found: list[tuple[str, str]], cluster: str | None) -> dict[str, str]:
     """The cluster of each file's log lines: --cluster; else the cluster named by the
-    nearest manifest.json between the file and its input; else the input directory's name
-    (a single-file input: the file's directory). Canonical events name their own."""
+    nearest manifest.json between the file and its input, or in the cluster folder above a broker's
+    folder given alone; else the cluster folder's name (ingest.lines.cluster_folder: the input
+    directory, a single-file input's directory, or the folder above the broker's that wrote the
+    file). Canonical events name their own."""
     out: dict[str, str] = {}
     manifests: dict[str, str | None] = {}
     for file, root in found:
@@ -181,21 +184,19 @@ def file_clusters(found: list[tuple[str, str]], cluster: str | None) -> dict[str
             out[file] = cluster
             continue
         name = None
-        local = file[len("file:"):] if file.startswith("file:") else None
-        root_local = root[len("file:"):] if root.startswith("file:") else None
-        if local is not None and root_local is not None:
-            d = Path(local).parent
-            while name is None and str(d).startswith(root_local.rstrip("/")) and len(str(d)) >= len(root_local.rstrip("/")):
+        folder = (root if file != root else file.rsplit("/", 1)[0]).rstrip("/")
+        top = cluster_folder(root, file)
+        if file.startswith("file:") and root.startswith("file:"):
+            inside = root[len("file:"):].rstrip("/")
+            folders = [d for d in Path(file[len("file:"):]).parents
+                       if file != root and str(d).startswith(inside) and len(str(d)) >= len(inside)]
+            for d in folders + ([Path(top[len("file:"):])] if top != folder else []):
                 if str(d) not in manifests:
                     manifests[str(d)] = _manifest_cluster(d / "manifest.json")
                 name = manifests[str(d)]
-                if d == d.parent:
+                if name is not None:
                     break
-                d = d.parent
-        if name is None:
-            base = root.rstrip("/").rsplit("/", 1)[-1]
-            name = base if file != root else file.rsplit("/", 2)[-2]
-        out[file] = name
+        out[file] = name if name is not None else top.rsplit("/", 1)[-1]
     return out
 
 

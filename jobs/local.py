@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from ingest.lines import cluster_folder
 from schemas.validate import invalid_reason, load_json
 from state_machine.cluster import replay_cluster
 from state_machine.eras import Era
@@ -85,9 +86,16 @@ def era_choices(inputs: Iterable[str], specs: Iterable[str],
     for cluster, (era, how) in (detected or {}).items():
         per_cluster[cluster], why[cluster] = era, "detected: " + how
     for item in inputs:
-        if "://" in item or not Path(item).is_dir():
+        if "://" in item or not Path(item).exists():
             continue
-        for manifest in sorted(Path(item).rglob("manifest.json")):
+        path = Path(item)
+        found = sorted(path.rglob("manifest.json")) if path.is_dir() else []
+        # A broker's folder (or file) given alone: the cluster folder above it, as in the audit's file_clusters.
+        folder = path if path.is_dir() else path.parent
+        top = Path(cluster_folder(str(path), str(path / "a-file") if path.is_dir() else str(path)))
+        if top != folder and (top / "manifest.json").is_file():
+            found.append(top / "manifest.json")
+        for manifest in found:
             try:
                 clusters = json.loads(manifest.read_text()).get("clusters", {})
             except (OSError, ValueError):

@@ -76,7 +76,8 @@ def test_folder_and_file_names_hadoop_treats_specially_are_read_as_named(spark, 
     files `state-change 100%.log` and `controller#1.log` (their URIs escape the space, % and #: the
     cluster fell back to `default` and the provenance read `kafka%20logs`), and a rotation
     `state-change.log.2024-05-01T02:14` (the checksummed file system cannot open a name with ':'),
-    and rotations compressed in each format Hadoop decodes (the local ingest decodes them alike).
+    and rotations compressed in each format Hadoop decodes (the local ingest decodes them alike),
+    given as the brokers' folders one by one (each was a cluster of its own, one broker's view).
     Each copy of the 2.4.1 scenario audits as the scenario does, under its own name."""
     import bz2
     import zlib
@@ -99,7 +100,9 @@ def test_folder_and_file_names_hadoop_treats_specially_are_read_as_named(spark, 
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(compress.get(path.suffix, bytes)(log.read_bytes()))
     warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(tmp_path / c) for c in renamed], warehouse=warehouse))
+    # The rotated copy given as its brokers' folders, as the shell lists `rotated/broker-*`: still one cluster.
+    inputs = [str(tmp_path / c) for c in renamed if c != "rotated"] + sorted(str(p) for p in (tmp_path / "rotated").iterdir())
+    summary = run(spark, AuditConfig(inputs=inputs, warehouse=warehouse))
     assert summary.records_quarantined == 0 and summary.records_read == summary.lines_recognized == 3 * 44
     (audit,) = table(spark, warehouse, "audit_runs").collect()
     want_files = {"file:" + str(tmp_path / c / names.get(n, n)) for c, names in renamed.items()

@@ -1,0 +1,69 @@
+"""Which cluster a log file is read as (jobs.audit.file_clusters) and which era is chosen for it
+from manifests (jobs.local.era_choices), without a Spark session: a broker's folder given alone
+(`--input logs/prod/broker-*`, which the shell lists one by one) is its cluster's, not a cluster
+of its own."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ingest.lines import cluster_folder
+from jobs.audit import file_clusters
+from jobs.local import era_choices
+
+
+@pytest.mark.parametrize("root, file, folder", [
+    ("file:/logs/prod", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
+    ("file:/logs/prod/broker-1", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
+    ("file:/logs/prod/kafka_2", "file:/logs/prod/kafka_2/2024-05-01/server.log", "file:/logs/prod"),
+    ("s3a://bucket/prod/my-cluster-kafka-0", "s3a://bucket/prod/my-cluster-kafka-0/server.log", "s3a://bucket/prod"),
+    ("hdfs://nn:8020/x/node3", "hdfs://nn:8020/x/node3/controller.log", "hdfs://nn:8020/x"),
+    # a single file: its folder, or the cluster's above a broker's
+    ("file:/logs/prod/broker-1/state-change.log", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
+    ("file:/logs/prod/state-change.log", "file:/logs/prod/state-change.log", "file:/logs/prod"),
+    # a cluster named like a node, holding its brokers' folders, stays the cluster
+    ("file:/logs/kafka1", "file:/logs/kafka1/broker-1/state-change.log", "file:/logs/kafka1"),
+    # nothing above the broker's folder but the bucket or the file system root
+    ("s3a://bucket/broker-1", "s3a://bucket/broker-1/server.log", "s3a://bucket/broker-1"),
+    ("file:/broker-1", "file:/broker-1/server.log", "file:/broker-1"),
+    ("file:/logs/prod/kafka-2.4.1", "file:/logs/prod/kafka-2.4.1/server.log", "file:/logs/prod/kafka-2.4.1"),
+])
+def test_the_folder_an_input_stands_for_as_a_cluster(root, file, folder):
+    assert cluster_folder(root, file) == folder
+
+
+def brokers(tmp_path, manifest: dict | None = None):
+    for broker in (1, 2, 3):
+        (tmp_path / "prod" / f"broker-{broker}").mkdir(parents=True)
+        (tmp_path / "prod" / f"broker-{broker}" / "state-change.log").write_text("")
+    if manifest is not None:
+        (tmp_path / "prod" / "manifest.json").write_text(json.dumps(manifest))
+    return [(f"file:{tmp_path}/prod/broker-{b}/state-change.log", f"file:{tmp_path}/prod/broker-{b}") for b in (1, 2, 3)]
+
+
+def test_brokers_folders_given_one_by_one_are_one_cluster(tmp_path):
+    found = brokers(tmp_path)
+    assert set(file_clusters(found, None).values()) == {"prod"}
+    assert set(file_clusters(found, "eu-1").values()) == {"eu-1"}
+
+
+def test_the_cluster_folders_manifest_names_the_cluster_and_its_era(tmp_path):
+    found = brokers(tmp_path, {"clusters": {"payments-eu": {"kafka_version": "2.4.1"}}})
+    assert set(file_clusters(found, None).values()) == {"payments-eu"}
+    default, per_cluster, why = era_choices([root[len("file:"):] for _, root in found], [])
+    assert per_cluster == {"payments-eu": "2.4.1"} and why == {"payments-eu": str(tmp_path / "prod" / "manifest.json")}
+
+
+def test_a_single_file_is_its_folders_cluster_or_above_a_brokers_folder(tmp_path):
+    """A file given alone: its folder names the cluster (a manifest beside it is not read, as
+    before); in a broker's folder, the cluster folder above it does, with its manifest."""
+    found = brokers(tmp_path, {"clusters": {"payments-eu": {"kafka_version": "2.4.1"}}})
+    file = found[0][0]
+    assert file_clusters([(file, file)], None) == {file: "payments-eu"}
+    (tmp_path / "flat").mkdir()
+    (tmp_path / "flat" / "manifest.json").write_text(json.dumps({"clusters": {"other": {"kafka_version": "2.4.1"}}}))
+    (tmp_path / "flat" / "state-change.log").write_text("")
+    flat = f"file:{tmp_path}/flat/state-change.log"
+    assert file_clusters([(flat, flat)], None) == {flat: "flat"}
+    assert era_choices([str(tmp_path / "flat" / "state-change.log")], [])[1] == {}
