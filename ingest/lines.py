@@ -35,11 +35,12 @@ _KIND_BY_NAME = (
     (re.compile(r"server\.log"), "server"),
     (re.compile(r"cluster.metadata|\.log\.txt$|dump", re.I), "kraft-dump"),
 )
-_BROKER_IN_PATH = re.compile(r"(?:broker|kafka|node|server|controller)[-_]?(\d+)(?![\d.])", re.I)
+_NODE_ID = r"(?:broker|kafka|node|server|controller)[-_]?"   # the words a path names a node by, before its id
+_BROKER_IN_PATH = re.compile(_NODE_ID + r"(\d+)(?![\d.])", re.I)
 # A folder named after one node (`broker-1`, `kafka_2`, `node3`, a pod's `my-cluster-kafka-0`): one
 # broker's logs, not a cluster.
-_NODE_FOLDER = re.compile(r"(?:^|[-_.])(?:broker|kafka|node|server|controller)[-_]?\d+$", re.I)
-_SCHEME_AND_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?://[^/]*)?")   # file:, hdfs://nn:8020, s3a://bucket
+_NODE_FOLDER = re.compile(r"(?:^|[-_.])" + _NODE_ID + r"\d+$", re.I)
+URI_SCHEME_AND_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?")   # file:, hdfs://nn:8020, s3a://bucket
 
 # Loggers whose every line the audit should understand; a line of any other logger is
 # counted as recognised-and-ignored instead of quarantined (server.log is mostly others).
@@ -66,15 +67,14 @@ def file_kind(path: str) -> str:
     return "unknown"
 
 
-def cluster_folder(root: str, file: str) -> str:
-    """The folder an input `root` (a folder, or `file` itself) stands for as a cluster: the root,
-    or its parent where the root is the folder naming the node that wrote `file` (no folder
-    between them names one). `--input logs/prod/broker-*` (the shell lists each broker's folder)
-    is cluster prod's logs, as `--input logs/prod` is, not a cluster per broker, each holding one
-    broker's view of it."""
-    folder = (root if file != root else file.rsplit("/", 1)[0]).rstrip("/")
-    inner = file[len(root):].split("/")[:-1] if file != root else []
-    base = _SCHEME_AND_AUTHORITY.match(folder)
+def cluster_folder(folder: str, inner: Iterable[str] = ()) -> str:
+    """The folder an input `folder` (an input directory, or a single file's) stands for as a
+    cluster: itself, or its parent where it names the node that wrote its files and none of the
+    `inner` folders (between it and a file) does. `--input logs/prod/broker-*` (the shell lists
+    each broker's folder) is cluster prod's logs, as `--input logs/prod` is, not a cluster per
+    broker, each holding one broker's view of it."""
+    folder = folder.rstrip("/")
+    base = URI_SCHEME_AND_AUTHORITY.match(folder)
     cut = folder.rfind("/")
     if (cut > (base.end() if base else 0) and _NODE_FOLDER.search(folder[cut + 1:])
             and not any(_NODE_FOLDER.search(part) for part in inner)):

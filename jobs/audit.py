@@ -185,11 +185,11 @@ def file_clusters(found: list[tuple[str, str]], cluster: str | None) -> dict[str
             continue
         name = None
         folder = (root if file != root else file.rsplit("/", 1)[0]).rstrip("/")
-        top = cluster_folder(root, file)
+        top = cluster_folder(folder, file[len(folder) + 1:].split("/")[:-1])
         if file.startswith("file:") and root.startswith("file:"):
             inside = root[len("file:"):].rstrip("/")
-            folders = [d for d in Path(file[len("file:"):]).parents
-                       if file != root and str(d).startswith(inside) and len(str(d)) >= len(inside)]
+            folders = ([d for d in Path(file[len("file:"):]).parents if str(d).startswith(inside) and len(str(d)) >= len(inside)]
+                       if file != root else [])
             for d in folders + ([Path(top[len("file:"):])] if top != folder else []):
                 if str(d) not in manifests:
                     manifests[str(d)] = _manifest_cluster(d / "manifest.json")

@@ -30,7 +30,7 @@ from pyspark.sql.window import Window
 
 from ingest.compressed import codec_suffix
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
-from ingest.lines import CROSS_FILE_ORDER
+from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from jobs.session import materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
@@ -79,7 +79,6 @@ def arrow_type(dt: T.DataType) -> pa.DataType:
 # audit as a bad pattern (and `{a,b}/` would match other files). A backslash makes a glob character
 # literal (Hadoop's GlobPattern).
 GLOB_CHARACTER = re.compile(r"([\\{}\[\]*?])")
-URI_SCHEME_AND_AUTHORITY = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(//[^/]*)?")   # file:, hdfs://nn:8020
 # Read through the raw local file system: the checksummed one opens `.<name>.crc` beside each file, a
 # path Hadoop cannot make for a name holding ':' (`state-change.log.2024-05-01T02:14`). Kafka's log
 # files have no checksum files, so nothing is lost.

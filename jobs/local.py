@@ -92,7 +92,7 @@ def era_choices(inputs: Iterable[str], specs: Iterable[str],
         found = sorted(path.rglob("manifest.json")) if path.is_dir() else []
         # A broker's folder (or file) given alone: the cluster folder above it, as in the audit's file_clusters.
         folder = path if path.is_dir() else path.parent
-        top = Path(cluster_folder(str(path), str(path / "a-file") if path.is_dir() else str(path)))
+        top = Path(cluster_folder(str(folder)))
         if top != folder and (top / "manifest.json").is_file():
             found.append(top / "manifest.json")
         for manifest in found:

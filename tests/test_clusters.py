@@ -13,24 +13,24 @@ from jobs.audit import file_clusters
 from jobs.local import era_choices
 
 
-@pytest.mark.parametrize("root, file, folder", [
-    ("file:/logs/prod", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
-    ("file:/logs/prod/broker-1", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
-    ("file:/logs/prod/kafka_2", "file:/logs/prod/kafka_2/2024-05-01/server.log", "file:/logs/prod"),
-    ("s3a://bucket/prod/my-cluster-kafka-0", "s3a://bucket/prod/my-cluster-kafka-0/server.log", "s3a://bucket/prod"),
-    ("hdfs://nn:8020/x/node3", "hdfs://nn:8020/x/node3/controller.log", "hdfs://nn:8020/x"),
-    # a single file: its folder, or the cluster's above a broker's
-    ("file:/logs/prod/broker-1/state-change.log", "file:/logs/prod/broker-1/state-change.log", "file:/logs/prod"),
-    ("file:/logs/prod/state-change.log", "file:/logs/prod/state-change.log", "file:/logs/prod"),
+@pytest.mark.parametrize("folder, inner, cluster", [
+    ("file:/logs/prod", ["broker-1"], "file:/logs/prod"),
+    ("file:/logs/prod/broker-1", [], "file:/logs/prod"),
+    ("file:/logs/prod/broker-1/", [], "file:/logs/prod"),
+    ("file:/logs/prod/kafka_2", ["2024-05-01"], "file:/logs/prod"),
+    ("s3a://bucket/prod/my-cluster-kafka-0", [], "s3a://bucket/prod"),
+    ("hdfs://nn:8020/x/node3", [], "hdfs://nn:8020/x"),
+    # a single file's folder: itself, or the cluster's above a broker's
+    ("file:/logs/prod", [], "file:/logs/prod"),
     # a cluster named like a node, holding its brokers' folders, stays the cluster
-    ("file:/logs/kafka1", "file:/logs/kafka1/broker-1/state-change.log", "file:/logs/kafka1"),
+    ("file:/logs/kafka1", ["broker-1"], "file:/logs/kafka1"),
     # nothing above the broker's folder but the bucket or the file system root
-    ("s3a://bucket/broker-1", "s3a://bucket/broker-1/server.log", "s3a://bucket/broker-1"),
-    ("file:/broker-1", "file:/broker-1/server.log", "file:/broker-1"),
-    ("file:/logs/prod/kafka-2.4.1", "file:/logs/prod/kafka-2.4.1/server.log", "file:/logs/prod/kafka-2.4.1"),
+    ("s3a://bucket/broker-1", [], "s3a://bucket/broker-1"),
+    ("file:/broker-1", [], "file:/broker-1"),
+    ("file:/logs/prod/kafka-2.4.1", [], "file:/logs/prod/kafka-2.4.1"),
 ])
-def test_the_folder_an_input_stands_for_as_a_cluster(root, file, folder):
-    assert cluster_folder(root, file) == folder
+def test_the_folder_an_input_stands_for_as_a_cluster(folder, inner, cluster):
+    assert cluster_folder(folder, inner) == cluster
 
 
 def brokers(tmp_path, manifest: dict | None = None):
