@@ -5,12 +5,16 @@ Two kinds of such a file cannot be read as they are, and the audit names them be
 anything rather than fail half-way or lose their records in silence:
 - one that ends early (copied while logrotate was compressing it, a transfer cut short): neither
   Hadoop's codecs nor Python's read past the cut, and the Spark job failed half-way on it;
-- one in a format Hadoop does not decode: it reads `.xz` and `.zip` as raw bytes (lines of garbage),
-  and a `.lz4` file of the lz4 tool (its frame format, not Hadoop's block format) as no line at all.
-The codecs are data: a format is one row below. Shared by the local and the Spark ingest."""
+- one in a format Hadoop does not decode: it reads `.xz` as raw bytes (lines of garbage), and a
+  `.lz4` file of the lz4 tool (its frame format, not Hadoop's block format) as no line at all;
+- an archive of files (`kafka-logs.tar.gz`, `.tgz`, `.tar`, `.zip`), the way logs are often handed
+  over: read as one log, its files' lines run together under the archive's name (one kind of log,
+  one broker), each file's first line glued to the archive's header of it.
+The codecs and archives are data: a format is one row below. Shared by the local and the Spark ingest."""
 from __future__ import annotations
 
 import bz2
+import io
 import zlib
 from typing import Any, BinaryIO, Callable, Iterator, NamedTuple
 
@@ -47,16 +51,43 @@ class Undecoded(NamedTuple):
 # What Hadoop does not decode, by suffix: log4j2 and logrotate write these too.
 UNDECODED = {
     ".xz": Undecoded("xz", b"\xfd7zXZ\x00", "xz -dc", "its compressed bytes as lines"),
-    ".zip": Undecoded("zip", b"PK\x03\x04", "unzip -p", "its compressed bytes as lines"),
     ".lz4": Undecoded("lz4", b"\x04\x22\x4d\x18", "lz4 -dc", "no line of it, its Lz4Codec reading Hadoop's own block format"),
 }
 
 
+class Archive(NamedTuple):
+    name: str
+    at: int          # where its magic is in the bytes its name's codec (if any) decodes to
+    magic: bytes
+    extract: str     # the command that extracts one into a folder
+
+
+TAR = Archive("tar", 257, b"ustar", "mkdir -p {folder} && tar -xf {name} -C {folder}")   # GNU tar finds the compression
+ZIP = Archive("zip", 0, b"PK\x03\x04", "unzip {name} -d {folder}")
+HEAD = 512   # decoded bytes read for an archive's magic: a tar header block
+
+# Suffixes that name an archive: the archive, and the codec suffix its bytes are compressed with.
+# Hadoop decodes none of the short forms (`.tgz` is read as gzip bytes); `.tar.gz` is a `.gz`.
+ARCHIVE_SUFFIXES = {".tar": (TAR, None), ".zip": (ZIP, None), ".tgz": (TAR, ".gz"), ".tbz2": (TAR, ".bz2"),
+                    ".tbz": (TAR, ".bz2"), ".tzst": (TAR, ".zst"), ".txz": (TAR, ".xz")}
+
+
+def _suffix(path: str) -> str:
+    dot = path.rfind(".")
+    return path[dot:] if dot > path.rfind("/") else ""
+
+
 def codec_suffix(path: str) -> str | None:
     """The compression suffix of `path` the audit knows (decoded or not), or None."""
-    dot = path.rfind(".")
-    suffix = path[dot:] if dot > path.rfind("/") else ""
+    suffix = _suffix(path)
     return suffix if suffix in DECODED or suffix in UNDECODED else None
+
+
+def checked_suffix(path: str) -> str | None:
+    """The suffix that makes `path` an input to check before reading (unreadable_reason): a
+    compression or an archive suffix; None for a file read as it is."""
+    suffix = _suffix(path)
+    return suffix if suffix in DECODED or suffix in UNDECODED or suffix in ARCHIVE_SUFFIXES else None
 
 
 class UnreadableInput(ValueError):
@@ -108,31 +139,52 @@ def _undecoded_reason(file: str, suffix: str) -> str:
             f"(`{codec.to_stdout} {name} > {name[:-len(suffix)]}`, then move the {suffix} out of the input)")
 
 
+def _archive_reason(file: str, suffix: str, archive: Archive) -> str:
+    name = file.rsplit("/", 1)[-1]
+    folder = name[:-len(suffix)].removesuffix(".tar")
+    return (f"{file}: a {archive.name} archive of files. Read as one log, its files' lines would run together "
+            f"under its name (one kind of log, one broker), each file's first line glued to the archive's header "
+            f"before it: extract it and audit the folder (`{archive.extract.format(name=name, folder=folder)}`, "
+            f"then move {name} out of the input)")
+
+
+def _archive_in(head: bytes) -> Archive | None:
+    """The archive whose magic `head` (an input's first decoded bytes) holds, or None."""
+    return next((a for a in (TAR, ZIP) if head[a.at:a.at + len(a.magic)] == a.magic), None)
+
+
 def unreadable_reason(file: str, stream: BinaryIO, chunk: int = CHUNK) -> str | None:
-    """Why the compressed input `file` (its bytes in `stream`) cannot be read as it is, or None."""
-    suffix = codec_suffix(file)
-    if suffix in UNDECODED:
-        magic = UNDECODED[suffix].magic
-        return _undecoded_reason(file, suffix) if stream.read(len(magic)) == magic else None
-    if suffix in DECODED:
+    """Why the input `file` (its bytes in `stream`) cannot be read as it is, or None. Only a file
+    with a checked_suffix is examined; another is read as it is."""
+    suffix = checked_suffix(file)
+    named, outer = ARCHIVE_SUFFIXES.get(suffix, (None, suffix))   # `.tgz`: a tar, in gzip
+    if (named is not None and outer is not None) or outer in UNDECODED:
+        # Hadoop reads its bytes as they are: what they start with decides.
+        magic = (DECODED.get(outer) or UNDECODED[outer]).magic
+        if stream.read(len(magic)) != magic:
+            return None   # plain text so named: read as such
+        if named is None and file[:-len(suffix)].endswith(".tar"):   # `.tar.xz`: the name says what it holds
+            named = TAR
+        return _archive_reason(file, suffix, named) if named is not None else _undecoded_reason(file, suffix)
+    head = b""
+    if outer in DECODED:   # decoded to its end: a cut shows only there
         try:
-            for _ in _decoded(DECODED[suffix], stream, chunk):
-                pass
+            for out in _decoded(DECODED[outer], stream, chunk):
+                head += out[:HEAD - len(head)]
         except _Cut as cut:
             return _cut_reason(file, suffix, cut.lines)
-    return None
+    elif suffix is not None:   # `.tar`, `.zip`
+        head = stream.read(HEAD)
+    archive = _archive_in(head)
+    return _archive_reason(file, suffix, archive) if archive is not None else None
 
 
 def read_bytes(file: str, stream: BinaryIO) -> bytes:
     """The bytes of `file` as Hadoop's text reader gets them: decompressed by its suffix. Raises
     UnreadableInput where unreadable_reason gives a reason."""
+    data = stream.read()
+    reason = unreadable_reason(file, io.BytesIO(data))
+    if reason is not None:
+        raise UnreadableInput(reason)
     suffix = codec_suffix(file)
-    if suffix in DECODED:
-        try:
-            return b"".join(_decoded(DECODED[suffix], stream, CHUNK))
-        except _Cut as cut:
-            raise UnreadableInput(_cut_reason(file, suffix, cut.lines)) from None
-    head = stream.read()
-    if suffix in UNDECODED and head.startswith(UNDECODED[suffix].magic):
-        raise UnreadableInput(_undecoded_reason(file, suffix))
-    return head
+    return b"".join(_decoded(DECODED[suffix], io.BytesIO(data), CHUNK)) if suffix in DECODED else data

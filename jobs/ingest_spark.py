@@ -28,7 +28,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
-from ingest.compressed import codec_suffix
+from ingest.compressed import checked_suffix
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from jobs.session import materialize, materialize_profiled, release
@@ -111,14 +111,14 @@ def _glob_cannot_make(file: str) -> bool:
 def unreadable_inputs(spark: SparkSession, files: list[str]) -> dict[str, str]:
     """The listed files the text source cannot read as they are, each with why, found before
     anything is read: skipping one would lose its records, and the text source fails the whole job
-    half-way on a cut compressed rotation (`Unexpected end of input stream`). The compressed ones are checked
-    inside Spark (ingest.compressed.unreadable_reason), a file a row of the binary source: memory is
-    its compressed size."""
+    half-way on a cut compressed rotation (`Unexpected end of input stream`). The compressed ones and
+    the archives are checked inside Spark (ingest.compressed.unreadable_reason), a file a row of the
+    binary source: memory is its compressed size."""
     why = {f: (f"{f}: Hadoop cannot read this path: it holds one of [ ] {{ }} * ? \\ (read as a pattern) and a "
                "name with ':' (read as a URI scheme); rename the folder or file so that it holds only one of the two")
            for f in files if _glob_cannot_make(f)}
-    compressed = [literal_path(f) for f in files if f not in why and codec_suffix(f)]
-    if not compressed:
+    checked = [literal_path(f) for f in files if f not in why and checked_suffix(f)]
+    if not checked:
         return why
 
     def check(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -130,7 +130,7 @@ def unreadable_inputs(spark: SparkSession, files: list[str]) -> dict[str, str]:
             yield pa.RecordBatch.from_pydict({"file": [f for f, _ in found], "reason": [r for _, r in found]},
                                              schema=pa.schema([("file", pa.string()), ("reason", pa.string())]))
 
-    rows = (spark.read.format("binaryFile").options(**RAW_LOCAL_FILES).load(compressed)
+    rows = (spark.read.format("binaryFile").options(**RAW_LOCAL_FILES).load(checked)
             .select(F.col("_metadata.file_path").alias("file"), "content")
             .mapInArrow(check, "file string, reason string").collect())
     return why | {r["file"]: r["reason"] for r in rows}

@@ -1,6 +1,6 @@
 """Compressed rotations (ingest.compressed): decoded by suffix as Hadoop decodes them; one cut short
-or in a format Hadoop does not decode is named by file and line before anything is read, locally
-and (tests/spark/test_audit_logs.py) inside Spark."""
+or in a format Hadoop does not decode, and an archive of files, is named by file and line before
+anything is read, locally and (tests/spark/test_audit_logs.py) inside Spark."""
 from __future__ import annotations
 
 import bz2
@@ -9,6 +9,7 @@ import io
 import lzma
 import shutil
 import subprocess
+import tarfile
 import zipfile
 import zlib
 from pathlib import Path
@@ -18,7 +19,7 @@ import zstandard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.compressed import DECODED, UNDECODED, UnreadableInput, read_bytes, unreadable_reason
+from ingest.compressed import ARCHIVE_SUFFIXES, DECODED, TAR, UNDECODED, ZIP, UnreadableInput, read_bytes, unreadable_reason
 from ingest.local import ingest_files, log_files
 
 SCENARIO = Path(__file__).resolve().parent / "fixtures" / "scenarios" / "zk-2.4.1-unclean"
@@ -65,20 +66,13 @@ def test_bytes_that_do_not_decode_break_the_stream_off(suffix):
     assert "stream ends early" in unreadable_reason("state-change.log.1" + suffix, io.BytesIO(data))
 
 
-def zipped(data: bytes) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("controller.log", data)
-    return out.getvalue()
-
-
 def lz4_tool(data: bytes) -> bytes:   # the lz4 frame format, which no standard library writes
     if shutil.which("lz4") is None:
         pytest.skip("the lz4 tool is not installed")
     return subprocess.run(["lz4", "-q", "-c"], input=data, capture_output=True, check=True).stdout
 
 
-@pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".zip", zipped), (".lz4", lz4_tool)])
+@pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".lz4", lz4_tool)])
 def test_a_format_hadoop_does_not_decode_is_named_and_plain_text_so_named_is_read(suffix, compress):
     """What the format's tool writes starts with its magic: refused, with the command that decodes it."""
     data = compress(TEXT)
@@ -120,3 +114,67 @@ def test_the_local_ingest_names_a_cut_rotation_and_its_line(tmp_path):
                                               r"line \d+ .*gunzip -c state-change\.log\.2024-05-01-13\.gz > "
                                               r"state-change\.log\.2024-05-01-13`"):
         ingest_files(log_files(tmp_path / "c"), "c")
+
+
+def tarred(folder: Path) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w") as t:   # as `tar -cf - zk-2.4.1-unclean` writes it
+        t.add(folder, arcname=folder.name)
+    return out.getvalue()
+
+
+def zipped(folder: Path) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.rglob("*")):
+            z.write(f, f.relative_to(folder.parent))
+    return out.getvalue()
+
+
+TAR_BY_SUFFIX = {".tar": bytes, ".tar.gz": gzip.compress, ".tgz": gzip.compress, ".tar.bz2": bz2.compress,
+                 ".tbz2": bz2.compress, ".tbz": bz2.compress, ".tar.zst": zstandard.ZstdCompressor().compress,
+                 ".tzst": zstandard.ZstdCompressor().compress, ".tar.xz": lzma.compress, ".txz": lzma.compress,
+                 ".tar.deflate": zlib.compress}
+
+
+def test_every_archive_suffix_is_written_here():
+    assert {s for s in TAR_BY_SUFFIX if s.count(".") == 1} | {".zip"} == set(ARCHIVE_SUFFIXES)
+
+
+@pytest.mark.parametrize("suffix", [*TAR_BY_SUFFIX, ".zip"])
+def test_an_archive_of_logs_is_refused_with_the_command_that_extracts_it(suffix):
+    """A cluster's logs handed over as an archive: Hadoop would read a tar (decoded, or as the
+    bytes of a `.tgz`) or a zip as one file's lines. Named, with how to extract it, whatever it is
+    compressed with; text named as an archive Hadoop reads as bytes is read as text."""
+    data = zipped(SCENARIO) if suffix == ".zip" else TAR_BY_SUFFIX[suffix](tarred(SCENARIO))
+    archive, name = (ZIP if suffix == ".zip" else TAR), "kafka-logs" + suffix
+    reason = unreadable_reason("in/" + name, io.BytesIO(data))
+    assert reason.startswith(f"in/{name}: a {archive.name} archive of files. Read as one log, ")
+    assert f"(`{archive.extract.format(name=name, folder='kafka-logs')}`, then move {name} out of the input)" in reason
+    with pytest.raises(UnreadableInput) as raised:
+        read_bytes("in/" + name, io.BytesIO(data))
+    assert str(raised.value) == reason
+    if suffix in ARCHIVE_SUFFIXES:
+        assert unreadable_reason("in/" + name, io.BytesIO(TEXT)) is None
+        assert read_bytes("in/" + name, io.BytesIO(TEXT)) == TEXT
+
+
+@pytest.mark.parametrize("suffix", [".tar.gz", ".zip"])
+def test_an_archive_extracted_as_the_reason_says_ingests_as_its_logs(tmp_path, suffix):
+    """The scenario handed over as an archive: the local ingest refuses it; extracted by the
+    reason's own command, the folder reads to the scenario's records."""
+    tool = "unzip" if suffix == ".zip" else "tar"
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
+    given = tmp_path / "given"
+    given.mkdir()
+    archive = given / ("kafka-logs" + suffix)
+    archive.write_bytes(zipped(SCENARIO) if suffix == ".zip" else gzip.compress(tarred(SCENARIO)))
+    with pytest.raises(UnreadableInput) as raised:
+        ingest_files(log_files(given), "c")
+    command = str(raised.value).split("`")[1]
+    subprocess.run(command, shell=True, cwd=given, check=True, capture_output=True)
+    archive.rename(tmp_path / archive.name)
+    plain, extracted = ingest_files(log_files(SCENARIO), "c"), ingest_files(log_files(given), "c")
+    assert len(plain.events) > 20 and not extracted.quarantine
+    assert [e._replace(source_file=None) for e in extracted.events] == [e._replace(source_file=None) for e in plain.events]

@@ -3,9 +3,11 @@ dumps, parsed inside Spark, replayed, written to Delta (chispa for the compariso
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -146,8 +148,9 @@ def test_which_paths_hadoop_cannot_read(spark):
 def test_compressed_rotations_hadoop_cannot_read_are_refused_before_anything_is_written(spark, tmp_path):
     """Rotations cut a third from their end (copied while logrotate compressed them): the text
     reader failed the job half-way (`Unexpected end of input stream`), and it read an .xz rotation
-    as lines of compressed bytes. The audit names each, for the same reason the local ingest gives, and writes nothing; whole
-    rotations beside them (two gzip members, bzip2, text in a file named .xz) are no concern."""
+    as lines of compressed bytes, and a tar archive of logs as one file's lines. The audit names each,
+    for the same reason the local ingest gives, and writes nothing; whole rotations beside them (two
+    gzip members, bzip2, text in a file named .xz) are no concern."""
     import bz2
     import lzma
 
@@ -165,6 +168,11 @@ def test_compressed_rotations_hadoop_cannot_read_are_refused_before_anything_is_
                "broker-2/state-change.log.2024-05-01-13.bz2": bz2.compress(text)}
     refused = {name: data[: len(data) * 2 // 3] for name, data in refused.items()}
     refused["broker-1/state-change.log.2024-05-01-13.xz"] = lzma.compress(text)
+    archive = io.BytesIO()   # the logs of another broker handed over as an archive, beside the folders
+    with tarfile.open(fileobj=archive, mode="w") as t:
+        t.add(root / "broker-3", arcname="broker-4")
+    refused |= {"broker-4-logs.tar.gz": gzip.compress(archive.getvalue()), "broker-4-logs.tgz": gzip.compress(archive.getvalue()),
+                "broker-4-logs.tar": archive.getvalue()}
     whole = {"broker-1/state-change.log.2024-05-01-12.gz": gzip.compress(b"") + gzip.compress(b"\n"),
              "broker-1/state-change.log.2024-05-01-11.bz2": bz2.compress(b"\n"),
              "broker-2/state-change.log.2024-05-01-12.xz": b"\n"}
@@ -173,8 +181,9 @@ def test_compressed_rotations_hadoop_cannot_read_are_refused_before_anything_is_
     want = {f"file:{root / name}": unreadable_reason(f"file:{root / name}", (root / name).open("rb")) for name in refused}
     assert all(want.values())
     assert unreadable_inputs(spark, sorted(f"file:{p}" for p in root.rglob("*") if p.is_file())) == want
-    with pytest.raises(AuditError, match=r"4 input file\(s\) cannot be read as they are: .*: xz-compressed, which Hadoop's text reader "
-                                         r"does not decompress.*: the bzip2 stream ends early, "):
+    with pytest.raises(AuditError, match=r"7 input file\(s\) cannot be read as they are: .*: xz-compressed, which Hadoop's text reader "
+                                         r"does not decompress.*: the bzip2 stream ends early, .*"
+                                         r"broker-4-logs\.tar: a tar archive of files\. .*; \.\.\.$"):
         run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh")))
     assert not (tmp_path / "wh").exists()
 
