@@ -1,15 +1,17 @@
 """Compressed rotations (`state-change.log.2024-05-01-13.gz`, log4j2's `.bz2` and `.zst`, logrotate's
 `compresscmd`). Hadoop's text reader, which the Spark ingest reads through, picks a codec by the
 name's suffix (CompressionCodecFactory); the local ingest decodes the same suffixes the same way.
-Two kinds of such a file cannot be read as they are, and the audit names them before it reads
+Three kinds of input cannot be read as they are, and the audit names them before it reads
 anything rather than fail half-way or lose their records in silence:
-- one that ends early (copied while logrotate was compressing it, a transfer cut short): neither
+- a compressed one that ends early (copied while logrotate was compressing it, a transfer cut short): neither
   Hadoop's codecs nor Python's read past the cut, and the Spark job failed half-way on it;
 - one in a format Hadoop does not decode: it reads `.xz` as raw bytes (lines of garbage), and a
   `.lz4` file of the lz4 tool (its frame format, not Hadoop's block format) as no line at all;
 - an archive of files (`kafka-logs.tar.gz`, `.tgz`, `.tar`, `.zip`), the way logs are often handed
   over: read as one log, its files' lines run together under the archive's name (one kind of log,
-  one broker), each file's first line glued to the archive's header of it.
+  one broker), each file's first line glued to the archive's header before it.
+Compressed data or an archive under a plain name is known by its first line (misnamed_reason),
+which the Spark ingest sees only as it parses: refused then, still before anything is written.
 The codecs and archives are data: a format is one row below. Shared by the local and the Spark ingest."""
 from __future__ import annotations
 
@@ -177,6 +179,34 @@ def unreadable_reason(file: str, stream: BinaryIO, chunk: int = CHUNK) -> str | 
         head = stream.read(HEAD)
     archive = _archive_in(head)
     return _archive_reason(file, suffix, archive) if archive is not None else None
+
+
+def _text(magic: bytes) -> str:
+    return magic.decode("utf-8", errors="replace")   # as both readers hand bytes that are not UTF-8 on
+
+
+def misnamed_reason(file: str, first_line: str) -> str | None:
+    """Why `file`, whose name says it is text (no checked_suffix), cannot be read as it is, from
+    its first line as the readers hand it on (a byte that is not UTF-8 as U+FFFD): it is compressed
+    data or an archive, which both readers know only by the name. None for text: every format here
+    writes bytes no log text holds (NUL, or not UTF-8) in its first line, and only its magic starts it."""
+    if "\x00" not in first_line and "\ufffd" not in first_line:
+        return None
+    name = file.rsplit("/", 1)[-1]
+    # A tar header holds the member's name (in UTF-8, so maybe not one character a byte) before its magic.
+    if first_line.startswith(_text(ZIP.magic)) or "ustar\x00" in first_line[:HEAD] or "ustar  \x00" in first_line[:HEAD]:
+        archive = ZIP if first_line.startswith(_text(ZIP.magic)) else TAR
+        return (f"{file}: a {archive.name} archive of files, though its name does not say so: extract it and audit "
+                f"the folder (`{archive.extract.format(name=name, folder=name + '.d')}`, then move {name} out of the input)")
+    for suffix, codec in (*DECODED.items(), *UNDECODED.items()):
+        if len(codec.magic) < 2 or not first_line.startswith(_text(codec.magic)):   # zlib's one byte is an `x`
+            continue
+        if suffix in DECODED:
+            return (f"{file}: {codec.name}-compressed, though its name does not end in {suffix}: Hadoop's text reader "
+                    f"decodes by the name (and so does the local ingest): rename it (`mv {name} {name}{suffix}`)")
+        return (f"{file}: {codec.name}-compressed, which Hadoop's text reader does not decompress: decompress it first "
+                f"(`{codec.to_stdout} < {name} > {name}.log`, then move {name} out of the input)")
+    return None
 
 
 def read_bytes(file: str, stream: BinaryIO) -> bytes:

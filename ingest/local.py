@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ingest.compressed import read_bytes
+from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
@@ -43,6 +43,9 @@ def read_text_lines(path: str) -> list[str]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines[-1] == "":   # the last line's end, or an empty file
         lines.pop()
+    misnamed = misnamed_reason(path, lines[0]) if lines and checked_suffix(path) is None else None
+    if misnamed is not None:
+        raise UnreadableInput(misnamed)
     return lines
 
 

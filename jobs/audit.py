@@ -42,9 +42,11 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from ingest.compressed import UnreadableInput
 from ingest.lines import cluster_folder
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs
+from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
+                               unreadable_message)
 from jobs.session import materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
@@ -768,10 +770,12 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     found = list_input_files(spark, cfg.inputs)
     refused = unreadable_inputs(spark, [f for f, _ in found])
     if refused:   # before anything is read or written: nothing is lost, nothing is half-written
-        raise AuditError(f"{len(refused)} input file(s) cannot be read as they are: "
-                         + "; ".join(refused[f] for f in sorted(refused)[:5]) + ("; ..." if len(refused) > 5 else ""))
-    ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
-                 cfg.input_format)
+        raise AuditError(unreadable_message(refused))
+    try:
+        ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
+                     cfg.input_format)
+    except UnreadableInput as exc:   # found by the parse (ingest.compressed.misnamed_reason): nothing written
+        raise AuditError(str(exc)) from None
     default_era, eras, era_why = cluster_eras(cfg, ing.evidence)
     events = ing.events
     quarantine = ing.quarantine.withColumn("run_id", F.lit(cfg.run_id))

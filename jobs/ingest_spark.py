@@ -28,7 +28,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
-from ingest.compressed import checked_suffix
+from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from jobs.session import materialize, materialize_profiled, release
@@ -136,6 +136,13 @@ def unreadable_inputs(spark: SparkSession, files: list[str]) -> dict[str, str]:
     return why | {r["file"]: r["reason"] for r in rows}
 
 
+def unreadable_message(refused: dict[str, str]) -> str:
+    """What the audit says of the input files it cannot read (unreadable_inputs, or those the
+    parse finds misnamed): how many, and why for the first few."""
+    return (f"{len(refused)} input file(s) cannot be read as they are: "
+            + "; ".join(refused[f] for f in sorted(refused)[:5]) + ("; ..." if len(refused) > 5 else ""))
+
+
 def listed_paths(file_paths: pa.Array) -> list[str]:
     """Each row's file as the listing names it (`file:/logs/kafka logs/...`): `_metadata.file_path`
     is the file's URI, where a space is %20 and a % is %25, and the clusters by file, the per-file
@@ -150,6 +157,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     """The mapInArrow function: split rows -> parse rows (see parsed_schema). `use_fast`: let
     ingest.fast and ingest.fast_events read the lines they can (the output is the same;
     tests compare the two)."""
+    from ingest.compressed import checked_suffix as checked, misnamed_reason
     from ingest.envelope import Clock
     from ingest.fast import FastParser, next_starts_record
     from ingest.fast_events import all_json_objects, read_events, replayable
@@ -177,7 +185,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         def emit(values: dict) -> None:   # the rare rows (pieces, quarantined JSON lines)
             rows.append([values.get(n) for n in names])
 
-        state = {"key": None, "parser": None, "local": 0, "nonblank": 0}
+        state = {"key": None, "parser": None, "local": 0, "nonblank": 0, "misnamed": None}
         fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
         fast_rows = fast_row_builder(arrow_schema)
         fast_events = use_fast and fmt != "logs"
@@ -213,7 +221,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             else:
                 order_ts = order_epoch = None
             emit({"kind": "piece", "file": file, "block": block, "local_line": state["local"],
-                  "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster})
+                  "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster,
+                  "q_reason": state["misnamed"]})
 
         def canonical(raw: str, file: str, block: int, local: int) -> bool:
             """A JSON-object line: a canonical event (or a broken one), unless it is a
@@ -249,7 +258,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         def enter(file, block):
             if (file, block) != state["key"]:
                 close_piece()
-                state.update(key=(file, block), parser=None, local=0, nonblank=0)
+                state.update(key=(file, block), parser=None, local=0, nonblank=0, misnamed=None)
 
         def log_parser(file):
             parser = state["parser"]
@@ -260,6 +269,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         def one_line(file, block, raw):
             enter(file, block)
             state["local"] += 1
+            if state["local"] == 1 and block == 0 and raw and checked(file) is None:   # binary data never takes a fast path
+                state["misnamed"] = misnamed_reason(file, raw)
             if raw is None or not raw.strip():
                 return
             state["nonblank"] += 1
@@ -459,11 +470,15 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     parsed, _ = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
                                                               parsed_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
-    pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"])
+    pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"])
                     for r in parsed.where(F.col("kind") == "piece")
-                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch").collect())
+                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason").collect())
+    misnamed = {p[0]: p[-1] for p in pieces if p[-1] is not None}
+    if misnamed:   # compressed data or an archive its name does not tell of: nothing is written
+        release(parsed)
+        raise UnreadableInput(unreadable_message(misnamed))
     carried, before = [], {}
-    for file, block, lines, _, ts, epoch in pieces:
+    for file, block, lines, _, ts, epoch, _ in pieces:
         lines_before, ts_before, epoch_before = before.get(file, (0, None, None))
         carried.append((file, block, lines_before, ts_before, epoch_before))
         before[file] = (lines_before + lines, _max(ts_before, ts), _max(epoch_before, epoch))
@@ -481,7 +496,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
 
     # Per-file accounting (small: files x kinds).
     files: dict[str, dict] = {}
-    for file, _, _, nonblank, _, _ in pieces:
+    for file, _, _, nonblank, _, _, _ in pieces:
         files.setdefault(file, {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})["lines"] += nonblank
     # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
     # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.

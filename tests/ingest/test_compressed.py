@@ -19,8 +19,9 @@ import zstandard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.compressed import ARCHIVE_SUFFIXES, DECODED, TAR, UNDECODED, ZIP, UnreadableInput, read_bytes, unreadable_reason
-from ingest.local import ingest_files, log_files
+from ingest.compressed import (ARCHIVE_SUFFIXES, DECODED, TAR, UNDECODED, ZIP, UnreadableInput, misnamed_reason, read_bytes,
+                               unreadable_reason)
+from ingest.local import ingest_files, log_files, read_text_lines
 
 SCENARIO = Path(__file__).resolve().parent / "fixtures" / "scenarios" / "zk-2.4.1-unclean"
 TEXT = b"".join(b"[2024-05-01 10:00:00,%03d] TRACE line %d (state.change.logger)\n" % (i % 1000, i) for i in range(20000))
@@ -178,3 +179,34 @@ def test_an_archive_extracted_as_the_reason_says_ingests_as_its_logs(tmp_path, s
     plain, extracted = ingest_files(log_files(SCENARIO), "c"), ingest_files(log_files(given), "c")
     assert len(plain.events) > 20 and not extracted.quarantine
     assert [e._replace(source_file=None) for e in extracted.events] == [e._replace(source_file=None) for e in plain.events]
+
+
+MISNAMED = {"gzip": gzip.compress, "bzip2": bz2.compress, "zstd": zstandard.ZstdCompressor().compress, "xz": lzma.compress,
+            "lz4": lz4_tool, "tar": lambda data: tarred(SCENARIO), "zip": lambda data: zipped(SCENARIO)}
+
+
+@pytest.mark.parametrize("fmt", sorted(MISNAMED))
+def test_compressed_data_or_an_archive_its_name_does_not_tell_of_is_named(tmp_path, fmt):
+    """`state-change.log.1` that is gzip data (a rotation renamed, a download that kept no suffix):
+    both readers pick a codec by the name, so it would be read as lines of compressed bytes. Its
+    first line, as read, tells: refused with what to do (rename, decompress, extract)."""
+    data = MISNAMED[fmt](TEXT)
+    (tmp_path / "state-change.log.1").write_bytes(data)
+    with pytest.raises(UnreadableInput) as raised:
+        read_text_lines(str(tmp_path / "state-change.log.1"))
+    reason = str(raised.value)
+    assert reason == misnamed_reason(str(tmp_path / "state-change.log.1"), data.decode("utf-8", "replace").split("\n")[0])
+    kind = {"tar": "a tar archive of files", "zip": "a zip archive of files"}.get(fmt, f"{fmt}-compressed")
+    assert reason.startswith(f"{tmp_path}/state-change.log.1: {kind}")
+    suffix = next((s for s, c in DECODED.items() if c.name == fmt), None)
+    if suffix is not None:   # renamed as told, it reads to its lines
+        assert f"(`mv state-change.log.1 state-change.log.1{suffix}`)" in reason
+        (tmp_path / "state-change.log.1").rename(tmp_path / ("state-change.log.1" + suffix))
+        assert read_text_lines(str(tmp_path / ("state-change.log.1" + suffix))) == TEXT.decode().splitlines()
+
+
+@pytest.mark.parametrize("text", ["[2024-05-01 10:00:00,000] INFO caf\ufffd (state.change.logger)", "BZh is no log line",
+                                  "x\ufffd\x00 a first line with binary bytes in it", "", "a line naming ustar\ufffd, no tar header",
+                                  "[\x002\x000\x002\x004\x00-\x00"])   # UTF-16 text: quarantined line by line
+def test_text_is_not_taken_for_compressed_data(text):
+    assert misnamed_reason("logs/server.log", text) is None

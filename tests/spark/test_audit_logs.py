@@ -188,6 +188,41 @@ def test_compressed_rotations_hadoop_cannot_read_are_refused_before_anything_is_
     assert not (tmp_path / "wh").exists()
 
 
+def test_compressed_data_or_an_archive_its_name_does_not_tell_of_is_refused(spark, tmp_path):
+    """The 2.4.1 scenario with three logs compressed under their plain names (gzip, zstd, xz) and a
+    tar of it named `logs` beside: the text reader would read each as lines of compressed bytes.
+    The parse knows each by its first line as the text reader and make_valid_utf8 hand it on, for
+    the reason the local ingest gives, and the audit stops before writing anything."""
+    import lzma
+
+    import zstandard
+
+    from ingest.compressed import UnreadableInput
+    from ingest.local import read_text_lines
+    from jobs.ingest_spark import unreadable_message
+
+    root = tmp_path / "c"
+    for log in (SCENARIOS / "zk-2.4.1-unclean").rglob("*.log"):
+        (root / log.parent.name).mkdir(parents=True, exist_ok=True)
+        (root / log.parent.name / log.name).write_bytes(log.read_bytes())
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w") as t:
+        t.add(root, arcname="c")
+    misnamed = {"broker-3/state-change.log": gzip.compress, "broker-2/state-change.log": zstandard.ZstdCompressor().compress,
+                "broker-1/server.log": lzma.compress, "logs": lambda _: archive.getvalue()}
+    want = {}
+    for name, compress in misnamed.items():
+        (root / name).write_bytes(compress((root / name).read_bytes()) if name != "logs" else compress(b""))
+        with pytest.raises(UnreadableInput) as raised:
+            read_text_lines(str(root / name))
+        want[f"file:{root / name}"] = f"file:{raised.value}"
+    assert unreadable_inputs(spark, sorted(f"file:{p}" for p in root.rglob("*") if p.is_file())) == {}   # found by the parse
+    with pytest.raises(AuditError) as raised:
+        run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh")))
+    assert str(raised.value) == unreadable_message(want)
+    assert not (tmp_path / "wh").exists()
+
+
 def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, tmp_path):
     """A simulated history with every kind of fault, written as Kafka 2.4 brokers write
     their logs (gzip-rotated in part), audits to exactly the injected faults."""
