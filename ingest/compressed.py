@@ -93,7 +93,8 @@ def checked_suffix(path: str) -> str | None:
 
 
 class UnreadableInput(ValueError):
-    """A compressed input the audit cannot read as it is (the message says which, where and what to do)."""
+    """An input the audit cannot read as it is: compressed, an archive (the message says which, where
+    and what to do)."""
 
 
 class _Cut(Exception):

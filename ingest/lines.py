@@ -67,6 +67,20 @@ def file_kind(path: str) -> str:
     return "unknown"
 
 
+# Files an input folder may hold beside the records: metadata about them, not records.
+SIDE_FILES = ("manifest.json", "README.md")
+
+
+def is_input(relative: str) -> bool:
+    """Whether the file at `relative` (its path below the input folder) is read: no hidden file
+    (`.` or `_`: `_SUCCESS`) in no hidden folder (`.`: a NetApp share's `.snapshot/` holds a copy of
+    every file, and each would be replayed again; `.git/`), nor a side file or a generator's truth.
+    A folder that starts with `_` is read: `__cluster_metadata-0/` holds the metadata log's dumps."""
+    *folders, name = relative.split("/")
+    return (not name.startswith((".", "_")) and not any(f.startswith(".") for f in folders)
+            and name not in SIDE_FILES and not name.endswith(".truth.jsonl"))
+
+
 def cluster_folder(folder: str, inner: Iterable[str] = ()) -> str:
     """The folder an input `folder` (an input directory, or a single file's) stands for as a
     cluster: itself, or its parent where it names the node that wrote its files and none of the

@@ -9,7 +9,7 @@ from typing import Iterable, NamedTuple
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
-from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, parse_file_lines
+from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, is_input, parse_file_lines
 from state_machine import events as E
 from state_machine.events import Event
 
@@ -190,5 +190,4 @@ def log_files(root: str | Path) -> list[str]:
     root = Path(root)
     if root.is_file():
         return [str(root)]
-    return sorted(str(p) for p in root.rglob("*") if p.is_file() and not p.name.startswith((".", "_"))
-                  and p.name not in ("manifest.json", "README.md") and not p.name.endswith(".truth.jsonl"))
+    return sorted(str(p) for p in root.rglob("*") if p.is_file() and is_input(p.relative_to(root).as_posix()))

@@ -43,7 +43,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ingest.compressed import UnreadableInput
-from ingest.lines import cluster_folder
+from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
@@ -158,19 +158,14 @@ def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, 
         it = fs.listFiles(path, True)
         found = len(files)
         while it.hasNext():
-            status = it.next()
-            name = status.getPath().getName()
-            if name.startswith((".", "_")) or name.endswith(".truth.jsonl") or name in SIDE_FILES:
+            file = it.next().getPath().toString()
+            if not is_input(file[len(root):].lstrip("/") if file.startswith(root + "/") else file.rsplit("/", 1)[-1]):
                 continue
-            files.append((status.getPath().toString(), root))
+            files.append((file, root))
         if len(files) == found:   # a wrong path would otherwise audit to a clean, empty run
-            raise AuditError(f"input {item} holds no file to read (skipped: names starting with . or _, "
-                             f"*.truth.jsonl, {', '.join(SIDE_FILES)})")
+            raise AuditError(f"input {item} holds no file to read (skipped: files whose names start with . or _ and "
+                             f"folders whose names start with ., *.truth.jsonl, {', '.join(SIDE_FILES)})")
     return sorted(files)
-
-
-# Files an input directory may hold beside the records: metadata about them, not records.
-SIDE_FILES = ("manifest.json", "README.md")
 
 
 def file_clusters(found: list[tuple[str, str]], cluster: str | None) -> dict[str, str]:

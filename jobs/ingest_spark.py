@@ -157,7 +157,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     """The mapInArrow function: split rows -> parse rows (see parsed_schema). `use_fast`: let
     ingest.fast and ingest.fast_events read the lines they can (the output is the same;
     tests compare the two)."""
-    from ingest.compressed import checked_suffix as checked, misnamed_reason
+    from ingest.compressed import checked_suffix, misnamed_reason
     from ingest.envelope import Clock
     from ingest.fast import FastParser, next_starts_record
     from ingest.fast_events import all_json_objects, read_events, replayable
@@ -269,7 +269,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         def one_line(file, block, raw):
             enter(file, block)
             state["local"] += 1
-            if state["local"] == 1 and block == 0 and raw and checked(file) is None:   # binary data never takes a fast path
+            if state["local"] == 1 and block == 0 and raw and checked_suffix(file) is None:   # binary data never takes a fast path
                 state["misnamed"] = misnamed_reason(file, raw)
             if raw is None or not raw.strip():
                 return

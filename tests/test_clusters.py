@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from ingest.lines import cluster_folder
+from ingest.lines import cluster_folder, is_input
+from ingest.local import log_files
 from jobs.audit import file_clusters
 from jobs.local import era_choices
 
@@ -67,3 +68,25 @@ def test_a_single_file_is_its_folders_cluster_or_above_a_brokers_folder(tmp_path
     flat = f"file:{tmp_path}/flat/state-change.log"
     assert file_clusters([(flat, flat)], None) == {flat: "flat"}
     assert era_choices([str(tmp_path / "flat" / "state-change.log")], [])[1] == {}
+
+
+# Below an input folder: a file read, or not (hidden, in a hidden folder, a side file, a truth).
+LISTING = {"broker-1/state-change.log": True, "broker-1/state-change.log.2024-05-01-13.gz": True, "era.jsonl": True,
+           ".snapshot/hourly.0/broker-1/state-change.log": False, "broker-1/.snapshot/nightly.1/controller.log": False,
+           "broker-1/__cluster_metadata-0/00000000000000000000.log.txt": True, ".git/objects/ab/cdef": False,
+           "broker-1/.state-change.log.swp": False,
+           "broker-2/_SUCCESS": False, "manifest.json": False, "broker-1/README.md": False, "era.truth.jsonl": False}
+
+
+def test_which_files_under_an_input_are_read(tmp_path):
+    """A NetApp share's `.snapshot/` holds a copy of every file, and each would be replayed again:
+    hidden folders are skipped, below the input folder only (one that is itself under a hidden
+    folder is read); `__cluster_metadata-0/`, the metadata log's folder, is read."""
+    root = tmp_path / ".cache" / "logs"
+    for relative in LISTING:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text("x\n")
+    assert {r: is_input(r) for r in LISTING} == LISTING
+    assert log_files(root) == sorted(str(root / r) for r, read in LISTING.items() if read)
+    assert log_files(root / ".snapshot" / "hourly.0" / "broker-1" / "state-change.log") == [
+        str(root / ".snapshot" / "hourly.0" / "broker-1" / "state-change.log")]   # a file given is read

@@ -294,12 +294,15 @@ def test_failed_quality_gate_writes_nothing(spark, tmp_path):
 
 
 def test_an_input_with_no_file_to_read_stops_the_audit(spark, tmp_path):
-    """A wrong path is not a clean, empty history: a directory holding only skipped files."""
-    (tmp_path / "in").mkdir()
+    """A wrong path is not a clean, empty history: a directory holding only skipped files (a NetApp
+    share's `.snapshot/` holds copies, read once they are restored, not as they are)."""
+    (tmp_path / "in" / ".snapshot" / "hourly.0").mkdir(parents=True)
     (tmp_path / "in" / "manifest.json").write_text("{}")
     (tmp_path / "in" / ".hidden.log").write_text("x\n")
+    (tmp_path / "in" / ".snapshot" / "hourly.0" / "state-change.log").write_text("x\n")
     warehouse = tmp_path / "wh"
-    with pytest.raises(AuditError, match=r"^input .*/in holds no file to read \(skipped: names starting with \. or _"):
+    with pytest.raises(AuditError, match=r"^input .*/in holds no file to read \(skipped: files whose names start with "
+                                         r"\. or _ and folders whose names start with \."):
         run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=str(warehouse)))
     assert not warehouse.exists()
 

@@ -107,3 +107,16 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, c
         assert sorted(spans, key=str) == sorted(local.transactions, key=str)
         assert len(local.transactions) == {"gen-k": 2, "gen-m": 1, "gen-s": 1}.get(name, 0)
         assert all(n > 0 and before is not None for _, _, before, n in local.transactions)
+
+
+def test_the_listing_reads_the_files_the_local_ingest_reads(spark, tmp_path):
+    """Hidden folders below the input (a NetApp `.snapshot/`, `.git/`) are skipped by Hadoop's
+    listing as by the local one; an input under a hidden folder is read."""
+    from test_clusters import LISTING
+
+    root = tmp_path / ".cache" / "logs"
+    for relative in LISTING:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text("x\n")
+    assert [f for f, _ in list_input_files(spark, [str(root)])] == [f"file:{f}" for f in log_files(root)]
+    assert len(log_files(root)) == sum(LISTING.values())
