@@ -156,9 +156,11 @@ def _archive_in(head: bytes) -> Archive | None:
     return next((a for a in (TAR, ZIP) if head[a.at:a.at + len(a.magic)] == a.magic), None)
 
 
-def unreadable_reason(file: str, stream: BinaryIO, chunk: int = CHUNK) -> str | None:
+def unreadable_reason(file: str, stream: BinaryIO, chunk: int = CHUNK,
+                      decoded: list[bytes] | None = None) -> str | None:
     """Why the input `file` (its bytes in `stream`) cannot be read as it is, or None. Only a file
-    with a checked_suffix is examined; another is read as it is."""
+    with a checked_suffix is examined; another is read as it is. `decoded`, if given, receives what
+    a rotation Hadoop decodes decodes to (read_bytes keeps it rather than decode it a second time)."""
     suffix = checked_suffix(file)
     named, outer = ARCHIVE_SUFFIXES.get(suffix, (None, suffix))   # `.tgz`: a tar, in gzip
     if (named is not None and outer is not None) or outer in UNDECODED:
@@ -174,6 +176,8 @@ def unreadable_reason(file: str, stream: BinaryIO, chunk: int = CHUNK) -> str | 
         try:
             for out in _decoded(DECODED[outer], stream, chunk):
                 head += out[:HEAD - len(head)]
+                if decoded is not None:
+                    decoded.append(out)
         except _Cut as cut:
             return _cut_reason(file, suffix, cut.lines)
     elif suffix is not None:   # `.tar`, `.zip`
@@ -195,8 +199,10 @@ def misnamed_reason(file: str, first_line: str) -> str | None:
         return None
     name = file.rsplit("/", 1)[-1]
     # A tar header holds the member's name (in UTF-8, so maybe not one character a byte) before its magic.
-    if first_line.startswith(_text(ZIP.magic)) or "ustar\x00" in first_line[:HEAD] or "ustar  \x00" in first_line[:HEAD]:
-        archive = ZIP if first_line.startswith(_text(ZIP.magic)) else TAR
+    head = first_line[:HEAD]
+    archive = (ZIP if first_line.startswith(_text(ZIP.magic)) else
+               TAR if "ustar\x00" in head or "ustar  \x00" in head else None)
+    if archive is not None:
         return (f"{file}: a {archive.name} archive of files, though its name does not say so: extract it and audit "
                 f"the folder (`{archive.extract.format(name=name, folder=name + '.d')}`, then move {name} out of the input)")
     for suffix, codec in (*DECODED.items(), *UNDECODED.items()):
@@ -213,9 +219,8 @@ def misnamed_reason(file: str, first_line: str) -> str | None:
 def read_bytes(file: str, stream: BinaryIO) -> bytes:
     """The bytes of `file` as Hadoop's text reader gets them: decompressed by its suffix. Raises
     UnreadableInput where unreadable_reason gives a reason."""
-    data = stream.read()
-    reason = unreadable_reason(file, io.BytesIO(data))
+    data, decoded = stream.read(), []
+    reason = unreadable_reason(file, io.BytesIO(data), CHUNK, decoded)
     if reason is not None:
         raise UnreadableInput(reason)
-    suffix = codec_suffix(file)
-    return b"".join(_decoded(DECODED[suffix], io.BytesIO(data), CHUNK)) if suffix in DECODED else data
+    return b"".join(decoded) if codec_suffix(file) in DECODED else data
