@@ -81,6 +81,34 @@ def is_input(relative: str) -> bool:
             and name not in SIDE_FILES and not name.endswith(".truth.jsonl"))
 
 
+# Why every line of a copy of another input file is quarantined (copied_files).
+COPY_REASON = "a copy of {file} (the same lines): its records are read once, from that file"
+
+
+def copy_fingerprint(path: str, cluster: str, content_digest: object, nonblank: int) -> tuple | None:
+    """What two input files share when one is a copy of the other (a `state-change.log.bak`, a
+    broker's folder collected twice): the cluster and a digest of their lines. None for a file
+    that is never taken for a copy: one with no record, or a KRaft metadata-log dump, which every
+    quorum member's log holds alike (its records are read once by their offset)."""
+    if nonblank == 0 or file_kind(path) == "kraft-dump":
+        return None
+    return cluster, content_digest
+
+
+def copied_files(fingerprints: dict[str, tuple | None]) -> dict[str, str]:
+    """Input file -> the file it is a copy of (copy_fingerprint): of files with the same lines,
+    the first in path order is read, and each other one's lines are quarantined, not replayed
+    again, which would repeat every timeline row and could place a record after its own
+    successor where two of one millisecond are copied."""
+    first: dict[tuple, str] = {}
+    copies = {}
+    for path in sorted(fingerprints):
+        fingerprint = fingerprints[path]
+        if fingerprint is not None:
+            copies[path] = first.setdefault(fingerprint, path)
+    return {path: kept for path, kept in copies.items() if kept != path}
+
+
 def cluster_folder(folder: str, inner: Iterable[str] = ()) -> str:
     """The folder an input `folder` (an input directory, or a single file's) stands for as a
     cluster: itself, or its parent where it names the node that wrote its files and none of the

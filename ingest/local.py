@@ -3,13 +3,15 @@
 (jobs/ingest_spark.py does it with joins and one global sort; this does it in memory)."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
-from ingest.lines import CROSS_FILE_ORDER, FILE_KIND_RANK, file_kind, is_input, parse_file_lines
+from ingest.lines import (COPY_REASON, CROSS_FILE_ORDER, FILE_KIND_RANK, copy_fingerprint, file_kind, is_input,
+                          parse_file_lines)
 from state_machine import events as E
 from state_machine.events import Event
 
@@ -75,11 +77,19 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     leader_changes: list[tuple[int, int]] = []
     markers: dict[str | None, list] = {}    # metadata transaction markers, by log (metadata_log_position)
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
+    first: dict[tuple, str] = {}            # copy fingerprint -> the file read (ingest.lines.copied_files' rule)
     kraft = False
     for path in sorted(paths):
         lines = read_text_lines(path)
+        nonblank = sum(1 for l in lines if l.strip())
+        info = files[path] = {"lines": nonblank, "recognized": 0, "quarantined": 0, "events": 0}
+        fingerprint = copy_fingerprint(path, cluster, hashlib.blake2b("\n".join(lines).encode()).digest(), nonblank)
+        if fingerprint is not None and first.setdefault(fingerprint, path) != path:
+            reason = COPY_REASON.format(file=first[fingerprint])
+            info.update(quarantined=nonblank, copy_of=first[fingerprint])
+            quarantine.extend((path, n, reason, raw) for n, raw in enumerate(lines, 1) if raw.strip())
+            continue
         outs = parse_file_lines(path, enumerate(lines, 1), zone, cluster)
-        info = files[path] = {"lines": sum(1 for l in lines if l.strip()), "recognized": 0, "quarantined": 0, "events": 0}
         rank = FILE_KIND_RANK[file_kind(path)]
         sub = 0
         for o in outs:

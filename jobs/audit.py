@@ -84,7 +84,10 @@ class AuditSummary:
                f"quarantined {self.records_quarantined:,}); events replayed {self.events_replayed:,} ({self.duration_s:.1f}s)",
                f"partitions {self.partitions:,}; seconds per phase {self.phases_s}"]
         for file, info in sorted(self.files.items()):
-            if info.get("events", 0) != info.get("lines") or info.get("quarantined"):
+            if info.get("copy_of"):
+                out.append(f"  {file}: a copy of {info['copy_of']}: its {info['lines']:,} lines are quarantined, "
+                           "its records read once, from that file")
+            elif info.get("events", 0) != info.get("lines") or info.get("quarantined"):
                 out.append(f"  {file}: {info['lines']:,} lines, {info['recognized']:,} recognized, "
                            f"{info['quarantined']:,} unrecognized, {info['events']:,} events")
         out += [f"  era of {cluster}: {how}" for cluster, how in sorted(self.eras.items())]

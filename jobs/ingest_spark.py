@@ -14,6 +14,7 @@ clusters write (ingest/), in one pass over the text.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -44,7 +45,7 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("n_lines", T.LongType()), ("tag", T.StringType()), ("order_ts", T.LongType()), ("order_epoch", T.IntegerType()),
     ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()), ("v_first", T.StringType()),
     ("v_last", T.StringType()), ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
-    ("q_raw", T.StringType()), ("canonical", T.BooleanType()),
+    ("q_raw", T.StringType()), ("canonical", T.BooleanType()), ("digest", T.StringType()),
 )
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
@@ -186,6 +187,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             rows.append([values.get(n) for n in names])
 
         state = {"key": None, "parser": None, "local": 0, "nonblank": 0, "misnamed": None}
+        digests: dict[tuple, object] = {}   # (file, block) -> its lines' digest so far (copied_files)
         fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
         fast_rows = fast_row_builder(arrow_schema)
         fast_events = use_fast and fmt != "logs"
@@ -205,7 +207,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     row[i_cluster] = cluster
                     topic_id, fact = None, (json.dumps(data) if data is not None else None)
                 row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        o.first, o.last, topic_id, fact, o.reason, o.raw, False)
+                        o.first, o.last, topic_id, fact, o.reason, o.raw, False, None)
                 rows.append(row)
                 sub += 1
 
@@ -222,7 +224,20 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 order_ts = order_epoch = None
             emit({"kind": "piece", "file": file, "block": block, "local_line": state["local"],
                   "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster,
-                  "q_reason": state["misnamed"]})
+                  "q_reason": state["misnamed"], "digest": digests.pop(key).hexdigest()})
+
+        def digest(files: list[str], blocks: list[int], raws: list[str]) -> None:
+            """Add a batch's lines to their pieces' digests, each piece's run at once (a batch
+            holds a few pieces, each contiguous), ending each line as one."""
+            i, n = 0, len(raws)
+            while i < n:
+                j = n if (files[-1], blocks[-1]) == (files[i], blocks[i]) else i + 1
+                while j < n and files[j] == files[i] and blocks[j] == blocks[i]:
+                    j += 1
+                found = digests.setdefault((files[i], blocks[i]), hashlib.blake2b(digest_size=16))
+                found.update("\n".join(raws[i:j]).encode())
+                found.update(b"\n")
+                i = j
 
         def canonical(raw: str, file: str, block: int, local: int) -> bool:
             """A JSON-object line: a canonical event (or a broken one), unless it is a
@@ -333,6 +348,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             files = listed_paths(batch.column("file"))
             blocks = batch.column("block").to_pylist()
             raws = batch.column("raw").to_pylist()
+            digest(files, blocks, raws)
             if fast_events and all_json_objects(batch.column("raw")):
                 # Canonical events: each piece's run of lines at once.
                 out, i, n = [], 0, len(raws)
@@ -470,20 +486,26 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     parsed, _ = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
                                                               parsed_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
-    pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"])
+    pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"],
+                     r["digest"])
                     for r in parsed.where(F.col("kind") == "piece")
-                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason").collect())
-    misnamed = {p[0]: p[-1] for p in pieces if p[-1] is not None}
+                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest")
+                    .collect())
+    misnamed = {p[0]: p[6] for p in pieces if p[6] is not None}
     if misnamed:   # compressed data or an archive its name does not tell of: nothing is written
         release(parsed)
         raise UnreadableInput(unreadable_message(misnamed))
     carried, before = [], {}
-    for file, block, lines, _, ts, epoch, _ in pieces:
+    for file, block, lines, _, ts, epoch, _, _ in pieces:
         lines_before, ts_before, epoch_before = before.get(file, (0, None, None))
         carried.append((file, block, lines_before, ts_before, epoch_before))
         before[file] = (lines_before + lines, _max(ts_before, ts), _max(epoch_before, epoch))
     carry = spark.createDataFrame(carried, "file string, block long, lines_before long, ts_before long, epoch_before int")
-    rows = (parsed.where(F.col("kind") != "piece").join(F.broadcast(carry), ["file", "block"])
+    copies = _copies(pieces, clusters, default_cluster)
+    read = parsed.where(F.col("kind") != "piece")
+    if copies:   # their lines are quarantined, each as a copy (_copy_lines)
+        read = read.where(~F.col("file").isin(list(copies)))
+    rows = (read.join(F.broadcast(carry), ["file", "block"])
             .withColumn("line", F.col("lines_before") + F.col("local_line"))
             .withColumn("order_ts", F.greatest("order_ts", "ts_before"))
             .withColumn("order_epoch", F.greatest("order_epoch", "epoch_before"))
@@ -496,8 +518,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
 
     # Per-file accounting (small: files x kinds).
     files: dict[str, dict] = {}
-    for file, _, _, nonblank, _, _, _ in pieces:
+    for file, _, _, nonblank, _, _, _, _ in pieces:
         files.setdefault(file, {"lines": 0, "recognized": 0, "quarantined": 0, "events": 0})["lines"] += nonblank
+    for file, kept in copies.items():
+        files[file].update(quarantined=files[file]["lines"], copy_of=kept)
     # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
     # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.
     plain = (F.col("kind") == "quarantine") | ((F.col("kind") == "event") & F.coalesce("canonical", F.lit(False)))
@@ -527,6 +551,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     quarantine = rows.where(F.col("kind") == "quarantine").select(
         F.col("cluster"), F.col("file").alias("source_file"), F.col("line").alias("source_line"),
         F.col("q_reason").alias("reason"), F.col("q_raw").alias("raw"))
+    if copies:
+        quarantine = quarantine.unionByName(_copy_lines(spark, copies, carry, clusters, default_cluster))
 
     events = rows.where(F.col("kind") == "event")
     canonical = events.where(F.col("canonical")).withColumn(
@@ -549,6 +575,49 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
                     counted["quarantined"], dup_counts, files, transactions, evidence, cached)
+
+
+def _copies(pieces: list[tuple], clusters: dict[str, str], default_cluster: str | None) -> dict[str, str]:
+    """ingest.lines.copied_files of the parsed pieces: a file's digest is its pieces', in order
+    (two files with the same lines are split alike; a compressed copy of a file the read splits is
+    not found: one larger than the split size, at most 128 MB)."""
+    from ingest.lines import copied_files, copy_fingerprint
+    by_file: dict[str, list] = {}
+    for file, block, _, nonblank, _, _, _, digest in pieces:
+        by_file.setdefault(file, []).append((block, nonblank, digest))
+    return copied_files({file: copy_fingerprint(file, clusters.get(file, default_cluster or "default"), tuple(found),
+                                                sum(n for _, n, _ in found))
+                         for file, found in by_file.items()})
+
+
+def _copy_lines(spark: SparkSession, copies: dict[str, str], carry: DataFrame, clusters: dict[str, str],
+                default_cluster: str | None) -> DataFrame:
+    """Quarantine rows of every record line of the files that are copies (_copies): read again,
+    those files alone, for their lines, numbered as the parse numbered them (`carry`)."""
+    from ingest.lines import COPY_REASON
+
+    def number(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        key, local = None, 0
+        for batch in batches:
+            found = {"file": [], "block": [], "local_line": [], "raw": []}
+            for file, block, raw in zip(listed_paths(batch.column("file")), batch.column("block").to_pylist(),
+                                        batch.column("raw").to_pylist()):
+                if (file, block) != key:
+                    key, local = (file, block), 0
+                local += 1
+                if raw and raw.strip():
+                    for name, value in zip(found, (file, block, local, raw)):
+                        found[name].append(value)
+            yield pa.RecordBatch.from_pydict(found, schema=pa.schema(
+                [("file", pa.string()), ("block", pa.int64()), ("local_line", pa.int64()), ("raw", pa.string())]))
+
+    fallback = default_cluster or "default"
+    why = spark.createDataFrame([(f, clusters.get(f, fallback), COPY_REASON.format(file=kept)) for f, kept in copies.items()],
+                                "file string, cluster string, reason string")
+    return (read_pieces(spark, list(copies)).mapInArrow(number, "file string, block long, local_line long, raw string")
+            .join(F.broadcast(carry), ["file", "block"]).join(F.broadcast(why), "file")
+            .select("cluster", F.col("file").alias("source_file"), (F.col("lines_before") + F.col("local_line")).alias("source_line"),
+                    "reason", "raw"))
 
 
 def profile_aggregates() -> dict:

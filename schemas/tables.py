@@ -81,7 +81,8 @@ AUDIT_RUNS = (
     Field("events_replayed", "long", False, "Canonical events replayed: read as such, or parsed from logs."),
     Field("events_deduplicated", "long", False, "KRaft metadata records seen in more than one node's dump, replayed once."),
     Field("input_files", "string", False, "Per input file, as JSON: kind, cluster, broker, lines, recognized, quarantined, "
-                                          "events, and the Kafka releases its lines fit."),
+                                          "events, the Kafka releases its lines fit, and copy_of: the input file "
+                                          "it is a copy of, whose lines are read in its place."),
     Field("partitions", "long", False, "Partitions replayed."),
     Field("violations_by_rule", "string", False, "Counts per rule, as JSON."),
     Field("quality_gates", "string", False, "Great Expectations results per suite, as JSON."),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -287,6 +288,49 @@ def test_line_numbers_and_quarantine_survive_splits(spark, tmp_path):
     q = table(spark, tmp_path / "wh", "quarantine").orderBy("source_line").collect()
     assert [r.source_line for r in q] == bad_at
     assert all(r.raw == "this line is no log4j record \u00e9\u00ff" and "no log4j envelope" in r.reason for r in q)
+
+
+def test_a_copy_of_an_input_file_is_quarantined_as_the_local_ingest_quarantines_it(spark, tmp_path):
+    """A `state-change.log.bak` beside the log it copies, read in pieces, and a gzip copy of a
+    small file: their lines are quarantined as copies, numbered as read, and their records are
+    replayed once, as the local ingest does (tests/ingest/test_copies.py); files with no record
+    are no copies."""
+    from ingest.lines import COPY_REASON
+    from ingest.local import ingest_files, log_files
+
+    scenario = SCENARIOS / "zk-2.4.1-unclean"
+    root = tmp_path / "in"
+    shutil.copytree(scenario, root)
+    long = root / "broker-3" / "state-change.log"
+    long.write_text(long.read_text() * 12)   # ~52 KB: four 16 KB splits
+    shutil.copy(long, long.with_name("state-change.log.bak"))
+    with gzip.open(root / "broker-1" / "state-change.log.1.gz", "wt") as f:
+        f.write((root / "broker-1" / "state-change.log").read_text())
+    for broker in ("broker-1", "broker-2"):
+        (root / broker / "blank.log").write_text("\n \n")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 * 1024))
+    try:
+        summary = run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh"), cluster="copies"))
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    local = ingest_files(log_files(root), "copies")
+    copied = {f: i["copy_of"] for f, i in summary.files.items() if "copy_of" in i}
+    assert copied == {f"file:{long}.bak": f"file:{long}", f"file:{root}/broker-1/state-change.log.1.gz":
+                      f"file:{root}/broker-1/state-change.log"}
+    without = ingest_files([f for f in log_files(root) if not f.endswith((".bak", ".gz"))], "copies")
+    assert summary.events_replayed == len(local.events) == len(without.events) > 0
+    got = table(spark, tmp_path / "wh", "quarantine").select("source_file", "source_line", "reason", "raw")
+    want = spark.createDataFrame([("file:" + f, n, reason.replace(str(root), f"file:{root}"), raw)
+                                  for f, n, reason, raw in local.quarantine], got.schema)
+    assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
+    copied_lines = [l for f in (long, root / "broker-1" / "state-change.log") for l in f.read_text().splitlines() if l.strip()]
+    assert got.count() == summary.records_quarantined == len(copied_lines) > 200
+    assert {r.reason for r in got.select("reason").distinct().collect()} == {
+        COPY_REASON.format(file=f"file:{long}"), COPY_REASON.format(file=f"file:{root}/broker-1/state-change.log")}
+    counted = ("lines", "recognized", "quarantined", "events")
+    assert {f: [i[k] for k in counted] for f, i in summary.files.items()} == {
+        "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
+    assert any(line.startswith(f"  file:{long}.bak: a copy of file:{long}") for line in summary.lines())
 
 
 def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, tmp_path):
