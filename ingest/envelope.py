@@ -105,9 +105,16 @@ class Head(NamedTuple):
     message: str
 
 
+# Terminal colour (ANSI SGR: `ESC [ 36 m`): `docker compose logs` colours its service prefix on a
+# terminal (and with --ansi always), log4j's %highlight colours the level; a capture of either
+# keeps the codes. They are no part of the record: dropped (inside a json-file line too) before
+# the wrappers are peeled.
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def unwrap(line: str) -> tuple[str | None, str]:
-    """(tag, line without outer wrappers). The tag names the stream (a compose service,
-    a pod) the line came from; None when there is no wrapper."""
+    """(tag, line without outer wrappers or colour codes). The tag names the stream (a compose
+    service, a pod) the line came from; None when there is no wrapper."""
     tag = None
     if line.startswith("{"):
         try:
@@ -116,6 +123,8 @@ def unwrap(line: str) -> tuple[str | None, str]:
             return None, line
         if isinstance(obj, dict) and isinstance(obj.get("log"), str):  # Docker json-file driver
             line = obj["log"].rstrip("\n")
+    if "\x1b" in line:
+        line = _COLOUR.sub("", line)
     for _ in range(3):   # compose -t stacks two wrappers: `svc | 2020-...Z [2020-...] ...`
         c = line[:1]
         if c == "[" and not line.startswith("[pod/"):

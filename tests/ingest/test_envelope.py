@@ -40,6 +40,11 @@ WRAPPER_CASES = [
     ("docker logs -t", f"2020-09-22T06:34:31.523787776Z {WRAPPED}", None),
     ("kubectl logs --prefix", f"[pod/kafka-0/kafka] {WRAPPED}", "kafka-0/kafka"),
     ("test harness STDOUT echo", f"07:08:49,859  INFO || - [DockerizedKafkaTestSupport] container - STDOUT: {WRAPPED}", None),
+    # A terminal's capture: compose colours its prefix, log4j's %highlight the level.
+    ("docker compose logs, coloured", f"\x1b[36mbroker1   | \x1b[0m{WRAPPED}", "broker1"),
+    ("log4j %highlight level", WRAPPED.replace("TRACE", "\x1b[37mTRACE\x1b[m"), None),
+    ("docker json-file driver, coloured", '{"log":"' + WRAPPED.replace('"', '\\"').replace("TRACE", "\\u001b[37mTRACE\\u001b[0m")
+     + '\\n","stream":"stdout","time":"2024-05-01T13:00:00.1Z"}', None),
     ("docker json-file driver", '{"log":"' + WRAPPED.replace('"', '\\"') + '\\n","stream":"stdout","time":"2024-05-01T13:00:00.1Z"}', None),
 ]
 
@@ -200,3 +205,29 @@ def test_lines_end_only_where_hadoops_line_reader_ends_them(tmp_path):
     assert [(q.line, q.reason) for q in separated.quarantine] == [(q.line, q.reason) for q in spaced.quarantine]
     (tmp_path / "endings.log").write_bytes(b"a\r\nb\rc\n\nd")
     assert read_text_lines(str(tmp_path / "endings.log")) == ["a", "b", "c", "", "d"]
+
+
+def test_a_coloured_capture_ingests_as_the_plain_log_and_quarantines_verbatim(tmp_path):
+    """A terminal's capture of a 2.4.1 broker's controller.log (the bundled real one), its
+    level coloured by %highlight, gives the plain log's events; a coloured line that is no
+    record is quarantined with its codes, as it was written."""
+    import re
+    from pathlib import Path
+
+    from ingest.local import ingest_files
+
+    plain = Path(__file__).resolve().parents[2] / "data/samples/real/zk-2.4-trace/broker-1/controller.log"
+    lines = plain.read_text().splitlines(keepends=True)
+    coloured = tmp_path / "broker-1" / "controller.log"
+    coloured.parent.mkdir()
+    junk = "\x1b[31mnot a record\x1b[0m\n"
+    coloured.write_text(junk + "".join(re.sub(r"^(\[[^\]]+\]) ([A-Z]+) ", "\\1 \x1b[32m\\2\x1b[0m ", line)
+                                       for line in lines))
+    assert sum("\x1b" in line for line in coloured.read_text().splitlines()) == len(lines) + 1
+
+    def facts(ing):
+        return [e._replace(source_file=None, source_line=None) for e in ing.events]
+
+    want, got = ingest_files([str(plain)], "c"), ingest_files([str(coloured)], "c")
+    assert want.events and facts(got) == facts(want)
+    assert [(line, raw) for _, line, _, raw in got.quarantine] == [(1, junk.rstrip("\n"))]
