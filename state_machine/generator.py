@@ -15,7 +15,6 @@ Memory: partition state is kept per partition, the output is streamed, so the nu
 events is bounded only by time."""
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, NamedTuple
@@ -23,7 +22,7 @@ from typing import Callable, Iterator, NamedTuple
 from state_machine import events as E
 from state_machine.eras import ERAS, Era, resolve_era
 from state_machine.events import Event
-from state_machine.replay import ControllerOperations, PartitionReplay
+from state_machine.replay import ControllerOperations, PartitionReplay, copy_state
 from state_machine.selectors import Election, ElectionKind, kraft_election, kraft_preferred_election
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
@@ -631,7 +630,10 @@ class Simulator:
         self.out, self.recorder = [], None
         for rp in self.models.values():
             rp.observer = None
-        state = copy.deepcopy(self.__dict__)
+        # Not copied: the configuration, which nothing changes, and the random generator, whose
+        # state (625 ints) getstate hands over as one tuple.
+        state = copy_state({k: v for k, v in self.__dict__.items() if k not in ("cfg", "rng")}, {})
+        state["rng"] = self.rng.getstate()
         self.out, self.recorder = keep
         for rp in self.models.values():
             rp.observer = keep[1]
@@ -639,9 +641,9 @@ class Simulator:
 
     def _restore(self, state, out_len: int) -> None:
         out, recorder = self.out, self.recorder
+        self.rng.setstate(state.pop("rng"))
         self.__dict__.update(state)
         self.out, self.recorder = out[:out_len], recorder
-        recorder.unclean_elections = state["_unclean_at_snapshot"] if "_unclean_at_snapshot" in state else recorder.unclean_elections
         for rp in self.models.values():
             rp.observer = recorder
 

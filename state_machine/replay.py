@@ -23,6 +23,7 @@ Output: partition timeline rows, replica timeline rows and violations, drained
 incrementally so that a long history replays in bounded memory."""
 from __future__ import annotations
 
+import copy
 from typing import Iterable, Iterator, NamedTuple
 
 from state_machine import events as E
@@ -174,6 +175,32 @@ OP_DELETION_DONE = "deletion_done"    # TopicDeletionManager.completeDeleteTopic
 OP_REASSIGN_DONE = "reassign_done"    # AR = RAR written, removePartitionFromReassignedPartitions
 
 
+_IMMUTABLE = (tuple, int, str, float, type(None), Era)
+
+
+def copy_state(value, memo: dict):
+    """A deep copy of replay state (`copy.deepcopy`'s contract, `memo` included: what two copied
+    objects share, their copies share) that shares what is never changed in place: tuples (rows,
+    events, replica lists), numbers, strings, enums. deepcopy walks every tuple to the last int; the
+    generator copies its whole state before each step, and that walk was most of its time."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    kind = type(value)
+    if kind is list:
+        done = [copy_state(x, memo) for x in value]
+    elif kind is dict:   # keys are hashable: immutable
+        done = {k: copy_state(v, memo) for k, v in value.items()}
+    elif kind is set:
+        done = set(value)
+    else:
+        return copy.deepcopy(value, memo)
+    memo[id(value)] = done
+    return done
+
+
 class PartitionReplay:
     """Replays one (cluster, topic, partition). Feed events in recorded order."""
 
@@ -268,6 +295,27 @@ class PartitionReplay:
         # Called with (previous_state, row) for each new timeline row and (previous, row)
         # for each replica row; the generator uses it to record what the controller did.
         self.observer = None
+
+    # The generator copies its partitions before each step (to undo an election the era would not
+    # allow): see copy_state. The lists of finished rows and logged elections only grow, by tuples.
+    _APPENDED_ONLY = frozenset(("_rows", "_replica_rows", "_violations", "unclean_logged"))
+
+    def __deepcopy__(self, memo) -> "PartitionReplay":
+        clone = PartitionReplay.__new__(PartitionReplay)
+        memo[id(self)] = clone
+        for name in self.__slots__:
+            if name == "__dict__" or not hasattr(self, name):
+                continue
+            value = getattr(self, name)
+            if value is self._handlers:   # the era's handler table, shared by every replay
+                pass
+            elif name in self._APPENDED_ONLY:
+                value = list(value)
+            else:
+                value = copy_state(value, memo)
+            setattr(clone, name, value)
+        clone.__dict__.update(copy_state(self.__dict__, memo))
+        return clone
 
     # ---------------------------------------------------------------- feeding
 
