@@ -191,6 +191,13 @@ class _Open:
 # PowerShell 5 writes `>` redirects, e.g. of kafka-dump-log, as UTF-16).
 NUL_BYTES = ("NUL bytes in the line: UTF-16 text (as a Windows PowerShell redirect writes it) or binary data, "
              "not UTF-8 log text; convert the file to UTF-8")
+# A host that crashed (power loss, kernel panic) can leave the end of a log file as a run of NUL
+# bytes: the file's length was written, its last blocks were not. The restarted broker appends
+# after them, so the first line it writes is glued to the run (and the line the crash cut short,
+# if any, precedes it). UTF-16 text has single NULs, never two in a row.
+_CRASH_PADDING = re.compile("\x00{2,}")
+CRASH_PADDING = ("NUL padding: the end of the file a host crash left unwritten (and the text before it, a line "
+                 "the crash cut short); the record after it on the same line is read")
 
 
 class RecordAssembler:
@@ -207,6 +214,12 @@ class RecordAssembler:
 
     def feed(self, line_no: int, raw: str) -> Iterator[Record | Unparsed]:
         raw = raw.rstrip("\r\n")
+        if "\x00\x00" in raw:
+            *_, padding = _CRASH_PADDING.finditer(raw)
+            after = raw[padding.end():]
+            # The record after the padding accounts for the line; alone, the padding does.
+            yield Unparsed(line_no, 0 if after.strip() else 1, None, raw[:padding.end()], CRASH_PADDING)
+            raw = after
         tag, text = unwrap(raw)
         if not text.strip():
             return

@@ -3,6 +3,7 @@ continuation lines, hand-wrapped heads, and zoneless timestamps."""
 from __future__ import annotations
 
 import gzip
+from collections import Counter
 
 import pytest
 
@@ -231,3 +232,39 @@ def test_a_coloured_capture_ingests_as_the_plain_log_and_quarantines_verbatim(tm
     want, got = ingest_files([str(plain)], "c"), ingest_files([str(coloured)], "c")
     assert want.events and facts(got) == facts(want)
     assert [(line, raw) for _, line, _, raw in got.quarantine] == [(1, junk.rstrip("\n"))]
+
+
+def test_a_crashs_nul_padding_is_quarantined_and_the_record_after_it_is_read(tmp_path):
+    """A host crash can leave the end of a log file as a run of NUL bytes (its length written, its
+    last blocks not); the restarted broker appends after them, its first line glued to the run. The
+    bundled 2.4 capture with three crashes written into its busiest state-change.log: after a
+    complete line, after a line cut short, and one it never came back from (the file ends in NULs).
+    Each run is quarantined as crash padding with the cut text before it, and every record is read:
+    the same events as the intact capture (the glued records were quarantined whole before)."""
+    import shutil
+    from pathlib import Path
+
+    from ingest.envelope import CRASH_PADDING
+    from ingest.local import ingest_files, log_files
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "samples" / "real" / "zk-2.4-trace"
+    padded = tmp_path / "zk-2.4-trace"
+    shutil.copytree(sample, padded)
+    plain = ingest_files(log_files(sample), "c")
+    by_file = Counter(e.source_file for e in plain.events if e.source_file.endswith("state-change.log"))
+    busiest = by_file.most_common(1)[0][0]
+    i, j = sorted({e.source_line for e in plain.events if e.source_file == busiest})[3:11:7]
+    target = padded / Path(busiest).relative_to(sample)
+    lines = target.read_text().splitlines()
+    lines[i - 1] = "\x00" * 4096 + lines[i - 1]
+    lines[j - 1] = lines[j - 1][:40] + "\x00" * 100 + lines[j - 1]
+    target.write_text("\n".join(lines) + "\n" + "\x00" * 512)
+
+    crashed = ingest_files(log_files(padded), "c")
+    assert [e._replace(source_file=e.source_file.replace(str(padded), str(sample))) for e in crashed.events] == plain.events
+    assert [(Path(f).name, line, reason, raw) for f, line, reason, raw in crashed.quarantine] == [
+        ("state-change.log", i, CRASH_PADDING, "\x00" * 4096),
+        ("state-change.log", j, CRASH_PADDING, lines[j - 1][:40] + "\x00" * 100),
+        ("state-change.log", len(lines) + 1, CRASH_PADDING, "\x00" * 512)]
+    info = crashed.files[str(target)]
+    assert info["lines"] == len(lines) + 1 == info["recognized"] + info["quarantined"] and info["quarantined"] == 1
