@@ -189,15 +189,16 @@ def copy_state(value, memo: dict):
     if done is not None:
         return done
     kind = type(value)
-    if kind is list:
-        done = [copy_state(x, memo) for x in value]
-    elif kind is dict:   # keys are hashable: immutable
-        done = {k: copy_state(v, memo) for k, v in value.items()}
-    elif kind is set:
-        done = set(value)
+    if kind is set:   # of hashable, immutable elements
+        done = memo[id(value)] = set(value)
+    elif kind is list:   # in the memo before its elements: a list that holds itself is copied once
+        done = memo[id(value)] = []
+        done.extend(copy_state(x, memo) for x in value)
+    elif kind is dict:
+        done = memo[id(value)] = {}
+        done.update((k, copy_state(v, memo)) for k, v in value.items())
     else:
         return copy.deepcopy(value, memo)
-    memo[id(value)] = done
     return done
 
 

@@ -52,3 +52,14 @@ def test_a_set_two_partitions_share_stays_shared_in_their_copy():
     assert a_copy.live is b_copy.live and a_copy.live is not a.live
     a_copy.live.add(3)
     assert a.live == {1, 2}
+
+
+def test_copy_state_shares_tuples_and_copies_containers_once():
+    from state_machine.replay import copy_state
+
+    row, shared = (1, (2, 3)), {4}
+    state = {"rows": [row], "a": shared, "b": shared}
+    state["self"] = state
+    got = copy_state(state, {})
+    assert got == {"rows": [row], "a": {4}, "b": {4}, "self": got}
+    assert got["rows"][0] is row and got["a"] is got["b"] and got["a"] is not shared and got["self"] is got
