@@ -29,6 +29,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import reduce
@@ -497,7 +498,7 @@ def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMP
             if attempt == attempts:
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                 raise AuditError(f"table {name}: the write lost to concurrent writers {attempts} times "
-                                 f"(last: {first}). The tables this run wrote before it keep its rows; run the "
+                                 f"(last: {first}). The other tables this run wrote keep its rows; run the "
                                  "audit again to complete it (a re-run writes the same rows).") from exc
             attempt += 1
             print(f"[audit] table {name}: a concurrent write committed first ({type(exc).__name__}); "
@@ -817,13 +818,17 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     phases["output_gate"] = time.time() - mark
     mark = time.time()
-    paths = {}
-    for name, df in tables.items():
-        paths[name] = committed(name, lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters,
-                                                                             windows))
-    paths["quarantine"] = committed("quarantine", lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine))
-    stats = out.groupBy("kind", "rule").agg(F.count("*").alias("n"),
-                                            F.countDistinct(*KEY).alias("partitions")).collect()
+    writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows)
+              for name, df in tables.items()}
+    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine)
+    # The tables are independent Delta commits: written at once, one table's planning and commit
+    # (driver work) overlaps another's tasks.
+    with ThreadPoolExecutor(len(writes) + 1) as pool:
+        writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
+        counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
+            F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
+        paths = {name: w.result() for name, w in writing.items()}
+        stats = counted.result()
     by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
     n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
     phases["write"] = time.time() - mark

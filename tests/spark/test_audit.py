@@ -101,6 +101,35 @@ def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_p
     assert leader.count() > 0
 
 
+def test_a_table_that_cannot_be_written_stops_the_audit_after_the_others_are_written(spark, tmp_path, monkeypatch):
+    """The tables are written at the same time, each its own commit: one that fails (here the
+    first in order) stops the audit naming it, the others hold the run's rows, and no audit_runs
+    row claims the run."""
+    import jobs.audit as audit
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    truth = write_history(inputs / "h.jsonl", cluster="lost", era="2.4", seed=7, steps=40, brokers=4,
+                          faults={f: 1 for f in FAULTS}, fault_rate=0.4)
+    assert truth
+    real = audit.write_replayed
+
+    def write_replayed(spark, warehouse, name, *args):
+        if name == "partition_timeline":
+            raise AuditError("table partition_timeline: the write lost to concurrent writers 6 times")
+        return real(spark, warehouse, name, *args)
+
+    monkeypatch.setattr(audit, "write_replayed", write_replayed)
+    warehouse = tmp_path / "wh"
+    with pytest.raises(AuditError, match="table partition_timeline"):
+        run(spark, AuditConfig(inputs=[str(inputs)], warehouse=str(warehouse)))
+    assert sorted(p.name for p in warehouse.iterdir()) == ["quarantine", "replica_timeline", "violations"]
+    got = table(spark, warehouse, "violations").select("rule", "seq")
+    assert_df_equality(got, spark.createDataFrame([(t["rule"], t["seq"]) for t in truth], got.schema),
+                       ignore_row_order=True, ignore_nullable=True)
+    assert table(spark, warehouse, "replica_timeline").where("cluster = 'lost'").count() > 0
+
+
 REPLAYED = ("partition_timeline", "replica_timeline", "violations")
 
 
