@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 # The suite's one JVM runs hundreds of audits. It keeps no more query history than a
@@ -31,3 +33,15 @@ def _release_cached_tables(request):
     yield
     if "spark" in request.fixturenames:
         request.getfixturevalue("spark").catalog.clearCache()
+
+
+@pytest.fixture(scope="session")
+def samples_audit(spark, tmp_path_factory):
+    """One local audit of the bundled samples (data/samples, the real captures with them), as the
+    README's first command runs it: (summary, warehouse). Shared: the tests of the real captures
+    read their clusters' rows, the standalone-cluster test compares its run with it."""
+    from jobs.audit import AuditConfig, run
+
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    warehouse = tmp_path_factory.mktemp("samples") / "wh"
+    return run(spark, AuditConfig(inputs=[str(samples)], warehouse=str(warehouse))), warehouse

@@ -17,7 +17,6 @@ from chispa import assert_df_equality
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 
-from jobs.audit import AuditConfig, run
 from reconcile import assert_every_line_understood
 from state_machine.eras import resolve_era
 
@@ -31,13 +30,12 @@ def table(spark, warehouse, name):
 
 
 @pytest.fixture(scope="module")
-def audited(spark, tmp_path_factory):
-    """One audit of every capture together, as the README's first command reads them: each
-    capture is its own cluster (named by its manifest, with its release). One run instead of
-    one per capture keeps the suite's time flat as captures are added; each test below reads
-    its own cluster's rows, and a capture must still audit alone to exactly its own."""
-    warehouse = str(tmp_path_factory.mktemp("real") / "wh")
-    return run(spark, AuditConfig(inputs=[str(REAL)], warehouse=warehouse)), warehouse
+def audited(samples_audit):
+    """The captures are audited together with the other samples, as the README's first command
+    reads them (tests/conftest.py): each capture is its own cluster (named by its manifest, with
+    its release). One run instead of one per capture keeps the suite's time flat as captures are
+    added; each test below reads its own cluster's rows."""
+    return samples_audit
 
 
 def test_every_capture_is_its_own_cluster_with_its_manifests_release(audited):

@@ -11,8 +11,8 @@ from chispa import assert_df_equality
 
 from spark_cluster import standalone_cluster
 
-# A hang guard, not a speed target: the cluster run and the local run share the 2 cores, and late in
-# the full suite the local run alone took over 300 s (243 s for the whole test when run by itself).
+# A hang guard, not a speed target: the cluster's master, 2 workers and driver share the 2 cores with
+# the suite's session (the whole audit comparison took over 300 s late in the full suite).
 pytestmark = [pytest.mark.spark, pytest.mark.slow, pytest.mark.timeout(900)]
 
 REPO = Path(__file__).resolve().parents[2]
@@ -176,24 +176,16 @@ def test_submit_arrow_grouped_map_to_delta(cluster, spark, tmp_path):
     )
 
 
-def test_audit_on_the_cluster_matches_the_local_run(cluster, spark, tmp_path):
+def test_audit_on_the_cluster_matches_the_local_run(cluster, spark, samples_audit, tmp_path):
     """`spark-submit jobs/audit.py` on master + 2 workers writes the same tables as the
-    embedded local run of the same input."""
-    from jobs.audit import AuditConfig, run
-
-    samples = REPO / "data" / "samples"
-    remote, local = tmp_path / "cluster-wh", tmp_path / "local-wh"
-    with ThreadPoolExecutor(1) as pool:
-        submitted = pool.submit(
-            cluster.submit, REPO / "jobs" / "audit.py",
-            ["--input", str(samples), "--warehouse", str(remote)],
-            conf={"spark.sql.shuffle.partitions": "4", "spark.databricks.delta.snapshotPartitions": "2",
-                  "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
-                  "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"},
-            timeout=600,
-        )
-        summary = run(spark, AuditConfig(inputs=[str(samples)], warehouse=str(local)))
-        proc = submitted.result()
+    embedded local run of the same input (the suite's audit of the samples, tests/conftest.py)."""
+    summary, local = samples_audit
+    remote = tmp_path / "cluster-wh"
+    proc = cluster.submit(REPO / "jobs" / "audit.py", ["--input", str(REPO / "data" / "samples"), "--warehouse", str(remote)],
+                          conf={"spark.sql.shuffle.partitions": "4", "spark.databricks.delta.snapshotPartitions": "2",
+                                "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+                                "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"},
+                          timeout=600)
     assert proc.returncode == 0, cluster.describe_failure(proc)
     assert f"lines read {summary.records_read:,} (recognized {summary.lines_recognized:,}, " \
            f"quarantined {summary.records_quarantined:,})" in proc.stdout, proc.stdout
