@@ -2,8 +2,9 @@ from pathlib import Path
 
 import pytest
 
-# The suite's one JVM runs hundreds of audits. It keeps no more query history than a
-# failure report needs, and a larger heap than a single run: late in the suite, with the
+# The suite's JVM (one per pytest process: .ci/run's two xdist workers have one each) runs
+# hundreds of audits. It keeps no more query history than a failure report needs, and a larger
+# heap than a single run: late in the suite, with the
 # standalone cluster on the same cores, a 4g driver spun for minutes on
 # "TaskMemoryManager: Failed to allocate a page" (an exhausted heap, not a slow query).
 SUITE_CONF = {
@@ -16,7 +17,7 @@ SUITE_CONF = {
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
-    # One JVM for the whole run: starting Spark costs seconds, tests share it.
+    # One JVM for the whole run (of this worker): starting Spark costs seconds, tests share it.
     # Imported lazily so tests that don't use Spark never import pyspark.
     from jobs.session import build_session
 
