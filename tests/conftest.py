@@ -4,9 +4,9 @@ import pytest
 
 # The suite's JVM (one per pytest process: .ci/run's two xdist workers have one each) runs
 # hundreds of audits. It keeps no more query history than a failure report needs, and a larger
-# heap than a single run: late in the suite, with the
-# standalone cluster on the same cores, a 4g driver spun for minutes on
-# "TaskMemoryManager: Failed to allocate a page" (an exhausted heap, not a slow query).
+# heap than a single run: late in the suite, with the standalone cluster on the same cores, a 4g
+# driver spun for minutes on "TaskMemoryManager: Failed to allocate a page" (an exhausted heap,
+# not a slow query).
 SUITE_CONF = {
     "spark.driver.memory": "6g",
     "spark.sql.ui.retainedExecutions": "20",
