@@ -1,7 +1,7 @@
 """controller-replay: the command line.
 
   controller-replay audit    --input data/samples/ --warehouse warehouse/   (Spark + Delta, embedded local session)
-  controller-replay sql      --warehouse warehouse/ "SELECT ..."
+  controller-replay sql      --warehouse warehouse/ "SELECT ..." ["SELECT ..." ...]
   controller-replay simulate --out data/samples/demo.jsonl [--era 2.4] [--fault unclean_election=2 ...]
   controller-replay replay   data/samples/ [--kafka-version 2.4] [--out DIR]   (the core alone, no Spark)
 
@@ -120,24 +120,27 @@ def cmd_sql(args: argparse.Namespace) -> int:
     from jobs.session import build_session
 
     spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse)
-    spark.sparkContext.setLogLevel("ERROR")
-    tables = register_tables(spark, args.warehouse)
-    if not tables:
-        print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
-        return 2
-    # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the one
-    # line printed below is what an operator needs.
-    from pyspark.logger import PySparkLogger
-    PySparkLogger.getLogger("SQLQueryContextLogger").disabled = True
     try:
-        df = spark.sql(args.query)
-        df.show(args.limit, truncate=not args.full)
-    except Exception as exc:  # an operator's SQL error: say it, no stack trace
-        print(f"sql: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return 2
+        spark.sparkContext.setLogLevel("ERROR")
+        if not register_tables(spark, args.warehouse):
+            print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
+            return 2
+        # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the one
+        # line printed below is what an operator needs.
+        from pyspark.logger import PySparkLogger
+        PySparkLogger.getLogger("SQLQueryContextLogger").disabled = True
+        failed = 0
+        for query in args.query:   # one session for all: a JVM and its Delta logs are loaded once
+            if len(args.query) > 1:
+                print(f"-- {query}", flush=True)
+            try:
+                spark.sql(query).show(args.limit, truncate=not args.full)
+            except Exception as exc:  # an operator's SQL error: say it, no stack trace, go on
+                print(f"sql: {str(exc).splitlines()[0]}", file=sys.stderr, flush=True)
+                failed += 1
+        return 2 if failed else 0
     finally:
         spark.stop()
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     sq.add_argument("--warehouse", required=True)
     sq.add_argument("--limit", type=int, default=50)
     sq.add_argument("--full", action="store_true", help="do not truncate long values")
-    sq.add_argument("query")
+    sq.add_argument("query", nargs="+", help="one or more queries, run in order in one session; the exit status "
+                                             "is 2 if any failed")
     sq.set_defaults(func=cmd_sql)
     sim = sub.add_parser("simulate", help="generate a synthetic cluster history (canonical events)")
     sim.add_argument("--out", required=True)

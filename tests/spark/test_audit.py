@@ -64,19 +64,18 @@ def test_cli_audit_reports_exactly_the_injected_faults(spark, faulty, tmp_path):
     runs = table(spark, warehouse, "audit_runs").collect()
     assert len(runs) == 1 and runs[0]["counts_reconcile"] and runs[0]["records_quarantined"] == 0
 
-    # `controller-replay sql` over the same warehouse: the answer, or one line saying what is wrong.
-    sql = subprocess.run([str(exe), "sql", "--warehouse", str(warehouse), "--full",
-                          "SELECT rule, count(*) AS n FROM violations GROUP BY rule ORDER BY rule"],
+    # `controller-replay sql` over the same warehouse, its queries in one session: each one's answer,
+    # or one line saying what is wrong with it (and the next still runs; the exit status says one failed).
+    good = "SELECT rule, count(*) AS n FROM violations GROUP BY rule ORDER BY rule"
+    sql = subprocess.run([str(exe), "sql", "--warehouse", str(warehouse), "--full", "SELECT file FROM quarantine", good],
                          capture_output=True, text=True, timeout=600)
-    assert sql.returncode == 0, sql.stderr[-3000:]
+    assert sql.returncode == 2, sql.stderr[-3000:]
+    assert sql.stdout.startswith("-- SELECT file FROM quarantine\n-- " + good + "\n+"), sql.stdout
     cells = sql.stdout.replace(" ", "")
     for rule in {t["rule"] for t in truth}:
         assert f"|{rule}|{sum(t['rule'] == rule for t in truth)}|" in cells, sql.stdout
-    bad = subprocess.run([str(exe), "sql", "--warehouse", str(warehouse), "SELECT file FROM quarantine"],
-                         capture_output=True, text=True, timeout=600)
-    assert bad.returncode == 2
-    assert "sql: [UNRESOLVED_COLUMN" in bad.stderr and "source_file" in bad.stderr
-    assert "Traceback" not in bad.stderr and "SQLQueryContextLogger" not in bad.stderr, bad.stderr[-3000:]
+    assert "sql: [UNRESOLVED_COLUMN" in sql.stderr and "source_file" in sql.stderr
+    assert "Traceback" not in sql.stderr and "SQLQueryContextLogger" not in sql.stderr, sql.stderr[-3000:]
 
 
 def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_path):
