@@ -506,11 +506,14 @@ def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMP
             time.sleep(random.uniform(0.2, 1.0) * attempt)   # apart, so the writers do not meet again
 
 
-def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame) -> str:
-    """MERGE on the table's natural key: rows of a re-run update in place, new rows insert."""
+def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, empty: bool = False) -> str:
+    """MERGE on the table's natural key: rows of a re-run update in place, new rows insert.
+    `empty`: the caller knows `df` has no rows; the table is made if absent, and nothing written."""
     from delta.tables import DeltaTable
 
     path, created = ensure_table(spark, warehouse, name)
+    if empty:   # a MERGE of no rows changes nothing, but still plans and runs its jobs (seconds)
+        return path
     if created:  # nothing to match against: a plain append is the same, and cheaper
         df.write.format("delta").mode("append").save(path)
         return path
@@ -820,7 +823,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     mark = time.time()
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows)
               for name, df in tables.items()}
-    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine)
+    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, empty=quarantined == 0)
     # The tables are independent Delta commits: written at once, one table's planning and commit
     # (driver work) overlaps another's tasks.
     with ThreadPoolExecutor(len(writes) + 1) as pool:

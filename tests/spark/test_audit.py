@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from chispa import assert_df_equality
+from delta.tables import DeltaTable
 
 from pyspark.sql import functions as F
 
@@ -95,7 +96,10 @@ def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_p
     assert timeline.where("cluster = 'e2e'").count() == counts["partition_timeline"]
     assert timeline.where("cluster = 'other'").count() > 0
     assert table(spark, warehouse, "audit_runs").count() == 3
-    assert set(register_tables(spark, warehouse)) >= {"partition_timeline", "violations", "audit_runs"}
+    # Nothing was quarantined: the table is there (made by the first run), empty, with no commit after.
+    assert table(spark, warehouse, "quarantine").count() == 0
+    assert DeltaTable.forPath(spark, str(Path(warehouse) / "quarantine")).history().count() == 1
+    assert set(register_tables(spark, warehouse)) >= {"partition_timeline", "quarantine", "violations", "audit_runs"}
     leader = spark.sql("SELECT leader FROM partition_timeline WHERE cluster = 'e2e' AND valid_to IS NULL")
     assert leader.count() > 0
 
