@@ -534,21 +534,29 @@ def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int 
             for cluster, ps in by_cluster.items()}
 
 
-def audited_before(spark: SparkSession, warehouse: str, clusters: list[str]) -> list[str]:
-    """Which of `clusters` the warehouse's partition_timeline holds rows of already."""
+def audited_before(spark: SparkSession, warehouse: str, clusters: list[str],
+                   windows: dict[str, tuple[int | None, int | None]]) -> dict[str, int | None]:
+    """Which of `clusters` the warehouse's partition_timeline holds rows of already: cluster ->
+    the highest controller epoch of its rows before this run's window (`windows`: cluster -> first
+    and last event time; None when no row is before it, or the run has no event time). One
+    query: carried_state needs both, and each is otherwise a Spark job of its own."""
     from delta.tables import DeltaTable
 
     path = table_path(warehouse, "partition_timeline")
     if not clusters or not DeltaTable.isDeltaTable(spark, path):
-        return []
-    held = spark.read.format("delta").load(path).where(F.col("cluster").isin(clusters))
-    return sorted(r["cluster"] for r in held.select("cluster").distinct().collect())
+        return {}
+    starts = F.create_map(*[v for c in clusters for v in (F.lit(c), F.lit(windows.get(c, (None, None))[0]).cast("long"))])
+    held = (spark.read.format("delta").load(path).where(F.col("cluster").isin(clusters))
+            .groupBy("cluster").agg(F.max(F.when(F.unix_millis("valid_from") < starts[F.col("cluster")],
+                                                 F.col("controller_epoch"))).alias("epoch")))
+    return {r["cluster"]: r["epoch"] for r in sorted(held.collect())}
 
 
 def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
-                  clusters: list[str]) -> DataFrame | None:
-    """Where the audits the warehouse holds left each partition of `clusters` before this run's
-    window (`windows`: cluster -> first and last event time), as events the replay starts from,
+                  before: dict[str, int | None]) -> DataFrame | None:
+    """Where the audits the warehouse holds left each partition of the clusters audited `before`
+    (audited_before: cluster -> the highest controller epoch of its rows before the window) before
+    this run's window (`windows`: cluster -> first and last event time), as events the replay starts from,
     ahead of the partition's own: the partition's last partition_timeline row before the window's
     start (PartitionStateCarried), each replica's last replica_timeline row before it
     (ReplicaStateCarried), the highest controller epoch of the cluster's rows and of the
@@ -561,29 +569,26 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
-    starts = [(c, windows[c][0]) for c in clusters if c in windows and windows[c][0] is not None]
+    starts = [(c, windows[c][0]) for c in before if c in windows and windows[c][0] is not None]
     if not starts:
         return None
     bounds = F.broadcast(spark.createDataFrame(starts, "cluster string, _start long"))
-    carried, row_epochs = [], {}
+    carried = []
     for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
                                         ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
         path = table_path(warehouse, name)
         if not DeltaTable.isDeltaTable(spark, path):
             continue
-        before = (spark.read.format("delta").load(path).join(bounds, "cluster")
-                  .where(F.unix_millis("valid_from") < F.col("_start")))
+        earlier = (spark.read.format("delta").load(path).join(bounds, "cluster")
+                   .where(F.unix_millis("valid_from") < F.col("_start")))
         latest_first = Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())
-        last = before.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
+        last = earlier.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
         carried.append(_as_events(last, {"event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
                                          "source_file": F.col("source"), "to_state": F.col(state),
                                          "detail": F.when(F.col("inferred"), F.lit("inferred"))}))
-        if name == "partition_timeline":
-            row_epochs = {r["cluster"]: r["epoch"] for r in
-                          before.groupBy("cluster").agg(F.max("controller_epoch").alias("epoch")).collect()}
-    changes = recorded_changes(spark, warehouse, clusters)
+    changes = recorded_changes(spark, warehouse, list(before))
     cluster_wide = [tuple(e) for cluster, start in starts for e in (
-        carried_controller(cluster, [row_epochs.get(cluster)], changes["controller_changes"].get(cluster, ()), start)
+        carried_controller(cluster, [before[cluster]], changes["controller_changes"].get(cluster, ()), start)
         + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start)
         + carried_configs(cluster, changes["config_changes"].get(cluster, ()), start))]
     if cluster_wide:
@@ -798,7 +803,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
     windows = time_windows(ing.profile)
-    before = audited_before(spark, cfg.warehouse, clusters)
+    before = audited_before(spark, cfg.warehouse, clusters, windows)
     mark = time.time()
     carried, profile = carried_state(spark, cfg.warehouse, windows, before), ing.profile
     if carried is not None:
@@ -823,6 +828,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     mark = time.time()
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows)
               for name, df in tables.items()}
+    # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none counted, no row.
     writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, empty=quarantined == 0)
     # The tables are independent Delta commits: written at once, one table's planning and commit
     # (driver work) overlaps another's tasks.
