@@ -803,8 +803,8 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
     windows = time_windows(ing.profile)
+    mark = time.time()   # the replay phase includes finding what earlier audits left (audited_before)
     before = audited_before(spark, cfg.warehouse, clusters, windows)
-    mark = time.time()
     carried, profile = carried_state(spark, cfg.warehouse, windows, before), ing.profile
     if carried is not None:
         carried, carried_profile = materialize_profiled(carried, ("cluster", "event_type"), profile_aggregates())
