@@ -275,6 +275,9 @@ ROW_COLUMNS = {
 # Event fields the grouped map always needs: its key's cluster, the order, what to dispatch on.
 ALWAYS_SENT = frozenset({"cluster", "seq", "event_type"})
 
+# The grouped map's one column of event fields (ReplayInput.event).
+EVENT = "event"
+
 
 @dataclass(frozen=True)
 class ReplayInput:
@@ -284,7 +287,11 @@ class ReplayInput:
     (schemas.events.FEW_VALUED_FIELDS) goes as its index into the values the run holds, which
     Arrow's `take` turns back into the strings. Measured at the benchmark's 5M events (8M
     routed rows): a grouped map that reads nothing took 54 s with every column and 40 s so;
-    the replay itself, where the Python side is the busier of the two cores, 75 s and 72 s."""
+    the replay itself, where the Python side is the busier of the two cores, 75 s and 72 s.
+    The fields go as one struct column (EVENT), beside the group's key: PySpark's grouped map
+    rebuilds each group's batch from its columns one lookup at a time, and each lookup wraps
+    every column of the batch: quadratic in the column count, 2 ms a group at 30 columns on a
+    slow day here, and 15% of the replay's time at the benchmark's 500k events."""
     sent: tuple[str, ...] = EVENT_FIELD_NAMES
     coded: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (field, its values): sent as an index
 
@@ -305,6 +312,7 @@ class ReplayInput:
         return cls(tuple(n for n in EVENT_FIELD_NAMES if n in held or n in ALWAYS_SENT), coded)
 
     def columns(self) -> list[Column]:
+        """The columns the replay's shuffle carries: the sent fields, then the group's key."""
         codes = dict(self.coded)
         out = []
         for n in self.sent:
@@ -314,6 +322,10 @@ class ReplayInput:
             else:
                 out.append(F.col(n))
         return out + [F.col("r_topic"), F.col("r_partition")]
+
+    def event(self) -> Column:
+        """The sent fields of a row of `columns()`, as the one struct column the grouped map reads."""
+        return F.struct(*self.sent).alias(EVENT)
 
 
 def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int,
@@ -355,14 +367,15 @@ def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int,
 
     def event_columns(batch: pa.RecordBatch) -> list:
         """One Python list (or a run of None) per event field, in the Event's order."""
+        fields = batch.column(EVENT)
         columns = []
         for n in event_names:
             if n not in sent:
                 columns.append(repeat(None))
             elif n in dictionaries:
-                columns.append(pc.take(dictionaries[n], batch.column(n)).to_pylist())
+                columns.append(pc.take(dictionaries[n], fields.field(n)).to_pylist())
             else:
-                columns.append(batch.column(n).to_pylist())
+                columns.append(fields.field(n).to_pylist())
         return columns
 
     def replay(key: tuple, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -400,7 +413,10 @@ def replay_all(routed: DataFrame, eras: dict[str, str], default_era: str, partit
     `wire` says which columns go to the grouped map and how (the default: all, as they are)."""
     key = ("cluster", "r_topic", "r_partition")
     ordered = routed.select(wire.columns()).repartition(partitions, *key).sortWithinPartitions(*key, "seq")
-    return ordered.groupBy(*key).applyInArrow(_replay_groups(eras, default_era, drain_every, wire), output_schema())
+    # The struct is built after the sort (the shuffle carries flat columns); the projection
+    # keeps the key's layout, so the grouping adds no exchange or sort.
+    grouped = ordered.select(*key, wire.event()).groupBy(*key)
+    return grouped.applyInArrow(_replay_groups(eras, default_era, drain_every, wire), output_schema())
 
 
 def split_outputs(out: DataFrame) -> dict[str, DataFrame]:

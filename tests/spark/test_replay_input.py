@@ -2,6 +2,7 @@
 run holds, the few-valued ones as codes. The replay must not tell the difference."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -65,5 +66,25 @@ def test_the_replay_of_what_the_grouped_map_receives_equals_the_replay_of_every_
         received = replay_all(routed, eras, default_era, 4, wire=wire)
         assert every_column.count() > 1000
         assert_df_equality(received, every_column, ignore_row_order=True)
+    finally:
+        ing.release()
+
+
+@pytest.mark.spark
+def test_the_grouped_map_reuses_the_replays_one_shuffle_and_sort(spark):
+    """The event fields become one struct column after the sort; the grouping must still find
+    the key's layout there (a second exchange or sort would cost a pass over every event)."""
+    paths = [str(SAMPLES / "era-2.4-trace.jsonl")]
+    found = list_input_files(spark, paths)
+    ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
+    try:
+        default_era, eras, _ = cluster_eras(AuditConfig(inputs=paths, warehouse="unused"), ing.evidence)
+        out = replay_all(route(ing.events), eras, default_era, 4, wire=ReplayInput.of(ing.profile))
+        plan = out._jdf.queryExecution().executedPlan().toString()
+        grouped = plan[plan.index("FlatMapGroupsInArrow"):]
+        by_key = r"\(cluster#\d+, r_topic#\d+, r_partition#\d+"
+        assert len(re.findall(r"Exchange hashpartitioning" + by_key, grouped)) == 1, plan
+        assert len(re.findall(r"Sort \[cluster#\d+ ASC NULLS FIRST, r_topic#\d+", grouped)) == 1, plan
+        assert "struct(cluster" in grouped, plan
     finally:
         ing.release()
