@@ -585,6 +585,11 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.stale_heartbeat_tracker", f"{_RCM} maybeFenceOneStaleBroker @4.0.0..@4.3.1", "4.0.0", None,
          "Removing", r"Removing heartbeat tracker entry for (?:unknown broker \d+ at epoch \d+\."
          r"|broker \d+ at previous epoch \d+\. Current epoch is \d+)$", _nothing),
+    # A heartbeat that waited too long in the controller's queue: the broker's session is kept
+    # alive and nothing else changes, so no record is written (logged at ERROR).
+    _row("kraft.controller.expired_heartbeat", f"{_RCM} processExpiredBrokerHeartbeat ERROR @3.5.0..", "3.5.0", None,
+         "processExpiredBrokerHeartbeat:", r"processExpiredBrokerHeartbeat: controller event queue overloaded\. Timed out "
+         r"heartbeat from broker \d+\.$", _nothing),
     _row("kraft.controller.enter_controlled_shutdown", f"{_RCM} enterControlledShutdown @3.x.. (keyword keyed `[%d]`)",
          "3.0.0", None, "enterControlledShutdown[%d]:",
          r"enterControlledShutdown\[\d+\]: changing \d+ partition\(s\)$", _nothing),

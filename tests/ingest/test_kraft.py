@@ -575,6 +575,10 @@ CONTROLLER_LINES = [
     ("4.1.1 (real)", "[QuorumController id=1] Removing heartbeat tracker entry for broker 3 at previous epoch 11. "
      "Current epoch is 98", []),
     ("4.3.1", "[QuorumController id=1] Removing heartbeat tracker entry for unknown broker 3 at epoch 11.", []),
+    ("4.x (real)", "[QuorumController id=2] processExpiredBrokerHeartbeat: controller event queue overloaded. Timed out "
+     "heartbeat from broker 3.", []),
+    ("3.5.0", "[QuorumController id=1] processExpiredBrokerHeartbeat: controller event queue overloaded. Timed out "
+     "heartbeat from broker 12.", []),
     ("4.3.1 (real)", "[QuorumController id=1] enterControlledShutdown[3]: changing 5 partition(s)", []),
     ("4.3.1 (real)", "[QuorumController id=1] The request from broker 2 to unfence has been granted because it has caught up "
      "with the offset of its register broker record 114.", []),
@@ -736,6 +740,8 @@ CONTROLLER_NEAR_MISSES = [
     ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean"),
     ("3.4.1", "[Controller 100] Created topic orders with topic ID"),
     ("4.3.1", "[QuorumController id=1] enterControlledShutdown[x]: changing 5 partition(s)"),
+    ("4.3.1", "[QuorumController id=1] processExpiredBrokerHeartbeat: controller event queue overloaded. Timed out "
+     "heartbeat from broker 3"),
     ("4.3.1", "[QuorumController id=1] someOtherOperation: event failed with NotControllerException in 3 microseconds."),
     ("4.3.1", "[QuorumController id=1] handleCommit[baseOffset=x]: event failed with NotControllerException in 3 microseconds."),
     ("4.3.1", "[QuorumController id=1] handleLoadSnapshot[snapshotId=(offset=1, epoch=2)]: event unable to start processing "
