@@ -364,6 +364,12 @@ _QC = "QuorumController.java"
 _CCM = "ClusterControlManager.java"
 # "t-0 with topic ID <id>": ReplicationControlManager's partition description.
 _TP = r"(?P<tp>\S+-\d+) with topic ID (?P<tid>\S+)"
+# A snapshot id: kafka-raft's OffsetAndEpoch class up to 4.0, server-common's record from 4.1.
+_SNAPSHOT_ID = r"OffsetAndEpoch[(\[]offset=\d+, epoch=\d+[)\]]"
+# Its file name (Snapshots.filenameFromSnapshotId: offset and epoch, zero-padded).
+_SNAPSHOT_FILE = r"\d{20}-\d{10}"
+# ReplicationControlManager.logPartitionInfo (4.3.0..), appended to the periodic unclean election's lines.
+_PARTITION_INFO = r"\(isr: \[[\d, ]*\], replicaSet: \[[\d, ]*\], partitionEpoch: \d+, leaderEpoch: -?\d+\)"
 
 CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
     _row("kraft.controller.unclean_partition_change", "PartitionRegistration.maybeLogPartitionChange INFO @3.0.2..",
@@ -420,6 +426,9 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          "Unfenced", r"Unfenced broker: \S.*$", _nothing),
     _row("kraft.controller.unfenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @2.8.2..", "2.8.0", None,
          "Unfenced", r"Unfenced broker \d+ has requested and been granted .+$", _nothing),
+    # A fenced broker shutting down: the controller lets it go at once (it leads nothing).
+    _row("kraft.controller.fenced_broker_shutdown", "BrokerHeartbeatManager.calculateNextBrokerState @2.8.2..", "2.8.0", None,
+         "Fenced", r"Fenced broker \d+ has requested and been granted an immediate shutdown\.$", _nothing),
     _row("kraft.controller.unknown_feature", f"{_CCM} replay(RegisterBrokerRecord) WARN @3.3.2..@3.8.1 (not @3.9.2)",
          "3.3.0", "3.8.1", "Broker", r"Broker \d+ registered with feature \S+ that is unknown to the controller$", _nothing),
     # A leader's ISR change the controller refused changes nothing (the ISR changes it accepts are
@@ -437,6 +446,9 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
          r"|it specified ineligible replicas \[.*?\] in the new ISR(?: \[.*?\])?))\.(?: .*)?$", _nothing),
     _row("kraft.controller.new_epoch", f"{_QC} / OffsetControlManager handleLeaderChange @3.3.0..", "3.3.0", None, "In",
          r"In the new epoch (?P<epoch>\d+), the leader is (?P<leader>\d+|\(none\))\.$", _new_epoch),
+    # A Raft election the active controller won again: its claim moves to the new epoch.
+    _row("kraft.controller.still_leader", f"{_QC} handleLeaderChange WARN @3.3.0..", "3.3.0", None, "We",
+         r"We were the leader in epoch \d+, and are still the leader in the new epoch (?P<epoch>\d+)\.$", _active_controller),
     _row("kraft.controller.becoming_active", f"{_QC} / OffsetControlManager handleLeaderChange @3.0.0.. (tail varies)",
          "3.0.0", None, "Becoming", r"Becoming the active controller at epoch (?P<epoch>\d+)[,.]", _active_controller),
     _row("kraft.controller.becoming_active_28", f"{_QC} handleClaim @2.8.0..@2.8.2", "2.8.0", "2.8.2", "Becoming",
@@ -450,10 +462,13 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
            rf"{task}: generated \d+ records in \d+ microseconds\.(?: Rescheduling immediately\.)?$", _nothing)
       for name, task in (("unclean_leaders", "maybeElectUncleanLeaders"),
                          ("balance_leaders", "maybeBalancePartitionLeaders"))),   # the auto leader rebalance
-    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0..", "3.9.0", None, "Triggering",
-         r"Triggering unclean leader election for offline partition \S+-\d+\.$", _nothing),
+    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0.. (4.3.0 appends the partition)", "3.9.0", None, "Triggering",
+         r"Triggering unclean leader election for offline partition \S+-\d+\.(?: " + _PARTITION_INFO + ")?$", _nothing),
     _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0..", "3.9.0", None, "Cannot",
          r"Cannot trigger unclean leader election for offline partition \S+-\d+: .+$", _nothing),
+    _row("kraft.controller.unclean_disabled", f"{_RCM} DEBUG @3.9.0..", "3.9.0", None, "Cannot",
+         r"Cannot trigger unclean leader election for offline partition \S+-\d+ because unclean leader election is "
+         r"disabled for this topic\.(?: " + _PARTITION_INFO + ")?$", _nothing),
 )
 
 # Lines of the KRaft controller that copy, or only announce, what the metadata log holds: the
@@ -573,6 +588,13 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     # they produced are the events.
     _row("kraft.controller.create_topics_result", f"{_RCM} createTopics @2.8.2.. (`createTopics` to 3.0)", "2.8.0", None,
          "CreateTopics", r"[Cc]reateTopics result\(s\): .*$", _nothing),
+    _row("kraft.controller.validate_only_create_topics", f"{_RCM} createTopics @3.1.2..", "3.1.0", None, "Validate-only",
+         r"Validate-only CreateTopics result\(s\): .*$", _nothing),
+    _row("kraft.controller.validate_only_create_partitions", f"{_QC} createPartitions DEBUG @3.2.3..", "3.2.0", None,
+         "Validate-only", r"Validate-only CreatePartitions result\(s\): .*$", _nothing),
+    # A reassignment the request asked for and the controller refused: nothing changes.
+    _row("kraft.controller.reassignment_refused", f"{_RCM} alterPartitionReassignments @3.0.2..", "3.0.0", None, "Unable",
+         r"Unable to alter partition reassignment for \S+:\d+ because of an \w+ error: .*$", _nothing),
     _row("kraft.controller.delete_topics_result", f"{_RCM} deleteTopics @4.0.0..", "4.0.0", None, "DeleteTopics",
          r"DeleteTopics result\(s\): .*$", _nothing),
     # Broker liveness decisions whose records (BROKER_REGISTRATION_CHANGE_RECORD fenced/unfenced,
@@ -623,11 +645,27 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"Registering periodic task \w+ to run every \d+ ms$", _nothing),
     _row("kraft.controller.periodic_activated", f"{_PERIODIC} activate @4.0.0..", "4.0.0", None, "Activated",
          r"Activated periodic tasks: .*$", _nothing),
+    _row("kraft.controller.periodic_unregistering", f"{_PERIODIC} unregisterTask @4.0.0..", "4.0.0", None, "Unregistering",
+         r"Unregistering periodic task \w+$", _nothing),
     _row("kraft.controller.periodic_deactivated", f"{_PERIODIC} deactivate @4.0.0..", "4.0.0", None, "Deactivated",
          r"Deactivated periodic tasks: .*$", _nothing),
     # INFO for the VERBOSE tasks (electPreferred, the auto leader rebalance; electUnclean; ...), DEBUG for the others.
     _row("kraft.controller.periodic_generated", f"{_PERIODIC} @4.0.0..", "4.0.0", None, "Periodic",
          r"Periodic task \w+ generated \d+ records in \d+ microseconds\.$", _nothing),
+    # A controller loading a snapshot of the metadata log (a restart, or a standby fallen behind):
+    # its records are in the snapshot's dump.
+    _row("kraft.controller.snapshot_replay_30", f"{_QC} handleSnapshot @3.0.2..@3.4.1", "3.0.0", "3.4.1", "Starting",
+         r"Starting to replay snapshot \(" + _SNAPSHOT_ID + r"\), from last commit offset \(-?\d+\) and epoch \(-?\d+\)$",
+         _nothing),
+    _row("kraft.controller.snapshot_replay_35", f"{_QC} handleLoadSnapshot @3.5.0..@3.5.2", "3.5.0", "3.5.2", "Starting",
+         r"Starting to replay snapshot " + _SNAPSHOT_FILE + r", from last commit offset -?\d+ and epoch -?\d+$", _nothing),
+    _row("kraft.controller.snapshot_replayed_35", f"{_QC} handleLoadSnapshot @3.5.0..@3.5.2", "3.5.0", "3.5.2", "Finished",
+         r"Finished replaying snapshot " + _SNAPSHOT_FILE + "$", _nothing),
+    _row("kraft.controller.snapshot_load", "OffsetControlManager.java beginLoadSnapshot @3.6.0..", "3.6.0", None, "Starting",
+         r"Starting to load snapshot " + _SNAPSHOT_FILE + r"\. Previous lastCommittedOffset was -?\d+\. Previous "
+         r"transactionStartOffset was -?\d+\.$", _nothing),
+    _row("kraft.controller.snapshot_loaded", "OffsetControlManager.java endLoadSnapshot @3.6.0..", "3.6.0", None,
+         "Successfully", r"Successfully loaded snapshot " + _SNAPSHOT_FILE + r"\.$", _nothing),
     _row("kraft.controller.slow_event", f"{_PERF} @4.0.0.. (ERROR)", "4.0.0", None, "Exceptionally",
          r"Exceptionally slow controller event \S+ took \d+ ms\.$", _nothing),
     _row("kraft.controller.performance", f"{_PERF} @4.0.0..", "4.0.0", None, "In",
@@ -664,8 +702,6 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
                   "handleSnapshot[snapshotId=%s]")
 # 2.8 only: handleClaim, handleCommits; 2.8-3.2: handleRenounce.
 _RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]", "handleCommits[%d]")
-# A snapshot id: kafka-raft's OffsetAndEpoch class up to 4.0, server-common's record from 4.1.
-_SNAPSHOT_ID = r"OffsetAndEpoch[(\[]offset=\d+, epoch=\d+[)\]]"
 
 
 def _operation_regex(op: str) -> str:

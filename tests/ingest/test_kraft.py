@@ -525,6 +525,35 @@ CONTROLLER_LINES = [
     ("3.9.0", "[QuorumController id=101] Triggering unclean leader election for offline partition orders-0.", []),
     ("3.9.0", "[QuorumController id=101] Cannot trigger unclean leader election for offline partition orders-0: the controller "
      "is not active.", []),
+    # Lines of the releases named, each from its kafka-metadata sources jar.
+    ("4.3.1", "[QuorumController id=1] Triggering unclean leader election for offline partition orders-0. (isr: [2], "
+     "replicaSet: [1, 2, 3], partitionEpoch: 7, leaderEpoch: 4)", []),
+    ("4.3.1", "[QuorumController id=1] Cannot trigger unclean leader election for offline partition orders-0: "
+     "ELIGIBLE_LEADERS_NOT_AVAILABLE. (isr: [], replicaSet: [1, 2], partitionEpoch: 9, leaderEpoch: 5)", []),
+    ("4.2.0", "[QuorumController id=1] Cannot trigger unclean leader election for offline partition orders-0 because unclean "
+     "leader election is disabled for this topic.", []),
+    ("4.3.1", "[QuorumController id=1] Cannot trigger unclean leader election for offline partition orders-0 because unclean "
+     "leader election is disabled for this topic. (isr: [], replicaSet: [1, 2], partitionEpoch: 9, leaderEpoch: 5)", []),
+    ("3.3.2", "[Controller 101] We were the leader in epoch 4, and are still the leader in the new epoch 6.",
+     [{"fact": "raft_epoch", "epoch": 6, "leader": 101}]),
+    ("4.3.1", "[QuorumController id=2] We were the leader in epoch 4, and are still the leader in the new epoch 5.",
+     [{"fact": "raft_epoch", "epoch": 5, "leader": 2}]),
+    ("2.8.2", "[Controller 100] Fenced broker 3 has requested and been granted an immediate shutdown.", []),
+    ("4.0.0", "[QuorumController id=1] Unregistering periodic task electUnclean", []),
+    ("3.0.2", "[Controller 100] Starting to replay snapshot (OffsetAndEpoch(offset=1200, epoch=3)), from last commit offset "
+     "(-1) and epoch (-1)", []),
+    ("3.5.2", "[QuorumController id=1] Starting to replay snapshot 00000000000000001200-0000000003, from last commit offset "
+     "-1 and epoch -1", []),
+    ("3.5.2", "[QuorumController id=1] Finished replaying snapshot 00000000000000001200-0000000003", []),
+    ("3.6.2", "[QuorumController id=1] Starting to load snapshot 00000000000000001200-0000000003. Previous lastCommittedOffset "
+     "was -1. Previous transactionStartOffset was -1.", []),
+    ("4.3.1", "[QuorumController id=1] Successfully loaded snapshot 00000000000000001200-0000000003.", []),
+    ("3.1.2", "[Controller 100] Validate-only CreateTopics result(s): CreatableTopic(name='orders', numPartitions=3, "
+     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
+    ("3.2.3", "[Controller 100] Validate-only CreatePartitions result(s): CreatePartitionsTopic(name='orders', count=6, "
+     "assignments=null): SUCCESS", []),
+    ("3.0.2", "[Controller 100] Unable to alter partition reassignment for orders:0 because of an InvalidReplicaAssignmentException "
+     "error: The manual partition assignment includes broker 9, but no such broker is registered.", []),
     # 4.3.1 real (tests/kafka_cluster capture): copies of records the dump holds, and housekeeping
     ("4.3.1 (real)", "[QuorumController id=1] Replayed BrokerRegistrationChangeRecord modifying the registration for broker 1: "
      "BrokerRegistrationChangeRecord(brokerId=1, brokerEpoch=11, fenced=-1, inControlledShutdown=0, logDirs=[], "
@@ -737,6 +766,9 @@ CONTROLLER_NEAR_MISSES = [
     ("3.7.0", "[QuorumController id=101] UNCLEAN partition change for orders-0 with topic ID"),
     ("3.7.0", "[QuorumController id=101] In the new epoch five, the leader is 100."),
     ("3.7.0", "[QuorumController id=101] Becoming the active controller"),
+    ("4.3.1", "[QuorumController id=2] We were the leader in epoch 4, and are still the leader in the new epoch."),
+    ("4.3.1", "[QuorumController id=1] Triggering unclean leader election for offline partition orders-0. (isr: [2])"),
+    ("3.6.2", "[QuorumController id=1] Successfully loaded snapshot 1200-3."),
     ("3.6.0", f"[QuorumController id=101] Setting new leader for topicId {TID}, partition 0 to 2 using an unclean"),
     ("3.4.1", "[Controller 100] Created topic orders with topic ID"),
     ("4.3.1", "[QuorumController id=1] enterControlledShutdown[x]: changing 5 partition(s)"),
