@@ -666,6 +666,23 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
          r"transactionStartOffset was -?\d+\.$", _nothing),
     _row("kraft.controller.snapshot_loaded", "OffsetControlManager.java endLoadSnapshot @3.6.0..", "3.6.0", None,
          "Successfully", r"Successfully loaded snapshot " + _SNAPSHOT_FILE + r"\.$", _nothing),
+    # 3.0-3.3's controller writing a snapshot itself (every metadata.log.max.record.bytes.between.snapshots);
+    # from 3.4 the metadata loader's SnapshotGenerator does, under org.apache.kafka.image.
+    _row("kraft.controller.snapshot_generating", f"{_QC} maybeGenerateSnapshot @3.0.2..@3.3.2", "3.0.0", "3.3.2", "Generating",
+         r"Generating a snapshot that includes \(epoch=-?\d+, offset=-?\d+\) after \d+ committed bytes since the last "
+         r"snapshot\.$", _nothing),
+    _row("kraft.controller.snapshot_skipped", f"{_QC} SnapshotGeneratorManager @3.0.2..@3.3.2", "3.0.0", "3.3.2", "Skipping",
+         r"Skipping generation of snapshot for committed offset -?\d+ and epoch -?\d+ since it already exists$", _nothing),
+    _row("kraft.controller.snapshot_generated", f"{_QC} SnapshotGeneratorManager @3.0.2..@3.3.2", "3.0.0", "3.3.2", "Finished",
+         r"Finished generating snapshot -?\d+\.$", _nothing),
+    _row("kraft.controller.snapshot_cancelled", f"{_QC} SnapshotGeneratorManager ERROR @3.0.2..@3.3.2", "3.0.0", "3.3.2",
+         "Cancelling", r"Cancelling snapshot -?\d+$", _nothing),
+    _row("kraft.controller.snapshot_failed", f"{_QC} SnapshotGeneratorManager ERROR @3.0.2..@3.3.2 (a stack trace follows)",
+         "3.0.0", "3.3.2", "Error", r"Error while generating snapshot -?\d+$", _nothing),
+    _row("kraft.controller.snapshot_section", "SnapshotGenerator.java generateBatch @3.0.2..@3.3.2", "3.0.0", "3.3.2",
+         "Generating", r"Generating records for the \w+ section of snapshot " + _SNAPSHOT_ID + r"\.$", _nothing),
+    _row("kraft.controller.snapshot_section_done", "SnapshotGenerator.java generateBatch @3.0.2..@3.3.2", "3.0.0", "3.3.2",
+         "Generated", r"Generated \d+ record\(s\) for the \w+ section of snapshot " + _SNAPSHOT_ID + r"\.$", _nothing),
     _row("kraft.controller.slow_event", f"{_PERF} @4.0.0.. (ERROR)", "4.0.0", None, "Exceptionally",
          r"Exceptionally slow controller event \S+ took \d+ ms\.$", _nothing),
     _row("kraft.controller.performance", f"{_PERF} @4.0.0..", "4.0.0", None, "In",

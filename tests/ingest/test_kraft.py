@@ -548,6 +548,17 @@ CONTROLLER_LINES = [
     ("3.6.2", "[QuorumController id=1] Starting to load snapshot 00000000000000001200-0000000003. Previous lastCommittedOffset "
      "was -1. Previous transactionStartOffset was -1.", []),
     ("4.3.1", "[QuorumController id=1] Successfully loaded snapshot 00000000000000001200-0000000003.", []),
+    ("3.0.2", "[Controller 100] Generating a snapshot that includes (epoch=3, offset=41233) after 104857612 committed bytes "
+     "since the last snapshot.", []),
+    ("3.3.2", "[Controller 100] Skipping generation of snapshot for committed offset 41233 and epoch 3 since it already exists",
+     []),
+    ("3.3.2", "[Controller 100] Finished generating snapshot 41233.", []),
+    ("3.0.2", "[Controller 100] Cancelling snapshot 41233", []),
+    ("3.3.2", "[Controller 100] Error while generating snapshot 41233", []),
+    ("3.0.2", "[Controller 100] Generating records for the replication section of snapshot OffsetAndEpoch(offset=41233, "
+     "epoch=3).", []),
+    ("3.3.2", "[Controller 100] Generated 1204 record(s) for the replication section of snapshot OffsetAndEpoch(offset=41233, "
+     "epoch=3).", []),
     ("3.1.2", "[Controller 100] Validate-only CreateTopics result(s): CreatableTopic(name='orders', numPartitions=3, "
      "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
     ("3.2.3", "[Controller 100] Validate-only CreatePartitions result(s): CreatePartitionsTopic(name='orders', count=6, "
