@@ -3,6 +3,7 @@ run holds, the few-valued ones as codes. The replay must not tell the difference
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,14 +50,23 @@ def test_time_windows_span_every_event_type_of_a_cluster_and_skip_types_without_
     assert time_windows(profile) == {"c": (10, 90), "d": (None, None)}
 
 
-@pytest.mark.spark
-@pytest.mark.parametrize("inputs", [["era-2.4-trace.jsonl"], ["."]], ids=["zk-events", "all-samples"])
-def test_the_replay_of_what_the_grouped_map_receives_equals_the_replay_of_every_column(spark, inputs):
+@contextmanager
+def _ingested(spark, inputs: list[str]):
+    """The samples named, ingested, with the eras the audit would replay their clusters in."""
     paths = [str(SAMPLES / i) for i in inputs]
     found = list_input_files(spark, paths)
     ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
     try:
         default_era, eras, _ = cluster_eras(AuditConfig(inputs=paths, warehouse="unused"), ing.evidence)
+        yield ing, default_era, eras
+    finally:
+        ing.release()
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("inputs", [["era-2.4-trace.jsonl"], ["."]], ids=["zk-events", "all-samples"])
+def test_the_replay_of_what_the_grouped_map_receives_equals_the_replay_of_every_column(spark, inputs):
+    with _ingested(spark, inputs) as (ing, default_era, eras):
         wire = ReplayInput.of(ing.profile)
         assert dict(wire.coded).keys() >= {"event_type", "to_state"}
         if inputs == ["era-2.4-trace.jsonl"]:   # a ZooKeeper-mode history: no KRaft fields
@@ -66,19 +76,13 @@ def test_the_replay_of_what_the_grouped_map_receives_equals_the_replay_of_every_
         received = replay_all(routed, eras, default_era, 4, wire=wire)
         assert every_column.count() > 1000
         assert_df_equality(received, every_column, ignore_row_order=True)
-    finally:
-        ing.release()
 
 
 @pytest.mark.spark
 def test_the_grouped_map_reuses_the_replays_one_shuffle_and_sort(spark):
     """The event fields become one struct column after the sort; the grouping must still find
     the key's layout there (a second exchange or sort would cost a pass over every event)."""
-    paths = [str(SAMPLES / "era-2.4-trace.jsonl")]
-    found = list_input_files(spark, paths)
-    ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
-    try:
-        default_era, eras, _ = cluster_eras(AuditConfig(inputs=paths, warehouse="unused"), ing.evidence)
+    with _ingested(spark, ["era-2.4-trace.jsonl"]) as (ing, default_era, eras):
         out = replay_all(route(ing.events), eras, default_era, 4, wire=ReplayInput.of(ing.profile))
         plan = out._jdf.queryExecution().executedPlan().toString()
         grouped = plan[plan.index("FlatMapGroupsInArrow"):]
@@ -86,5 +90,3 @@ def test_the_grouped_map_reuses_the_replays_one_shuffle_and_sort(spark):
         assert len(re.findall(r"Exchange hashpartitioning" + by_key, grouped)) == 1, plan
         assert len(re.findall(r"Sort \[cluster#\d+ ASC NULLS FIRST, r_topic#\d+", grouped)) == 1, plan
         assert "struct(cluster" in grouped, plan
-    finally:
-        ing.release()
