@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from chispa import assert_df_equality
 
-from jobs.audit import (ALWAYS_SENT, AuditConfig, ReplayInput, cluster_eras, file_clusters, list_input_files,
+from jobs.audit import (ALWAYS_SENT, EVENT, AuditConfig, ReplayInput, cluster_eras, file_clusters, list_input_files,
                         replay_all, route, time_windows)
 from jobs.ingest_spark import ingest
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
@@ -90,3 +90,62 @@ def test_the_grouped_map_reuses_the_replays_one_shuffle_and_sort(spark):
         assert len(re.findall(r"Exchange hashpartitioning" + by_key, grouped)) == 1, plan
         assert len(re.findall(r"Sort \[cluster#\d+ ASC NULLS FIRST, r_topic#\d+", grouped)) == 1, plan
         assert "struct(cluster" in grouped, plan
+
+
+def _as_arrow_gives(value):
+    return list(value) if isinstance(value, tuple) else value   # the core's tuples come back as lists
+
+
+def test_the_grouped_map_answers_every_tables_rows_as_the_core_made_them():
+    """The grouped map's function, outside Spark: a partition's events in, its rows of the three
+    tables out in the core's order, `kind` telling them apart, each table's columns from the
+    core's rows, the other columns null, and ordinals counting on across drains."""
+    import pyarrow as pa
+
+    from jobs.audit import OUTPUT_TABLES, ROW_COLUMNS, _replay_groups, output_schema
+    from jobs.ingest_spark import arrow_type
+    from schemas.events import event_struct
+    from state_machine.cluster import deliveries, plan_routing
+    from state_machine.eras import resolve_era
+    from state_machine.generator import SimConfig, Simulator
+    from state_machine.replay import PartitionReplay
+
+    events = list(Simulator(SimConfig(cluster="c", era="2.4", brokers=4, topics=2, partitions=3, steps=400, seed=7,
+                                      faults={"unclean_election": 2, "illegal_transition": 2})).run())
+    routing = plan_routing(events)
+    groups: dict[tuple, list] = {}
+    for e in events:
+        for key in deliveries(e, routing):
+            groups.setdefault(key, []).append(e)
+    drain_every = 50
+    assert max(map(len, groups.values())) > 2 * drain_every   # some partition drains on the way
+    replay = _replay_groups({}, "2.4", drain_every, ReplayInput())
+    struct = pa.struct([pa.field(f.name, arrow_type(f.dataType)) for f in event_struct().fields])
+    columns = [f.name for f in output_schema().fields]
+    kinds_seen = set()
+    for (topic, partition), group in groups.items():
+        batch = pa.RecordBatch.from_arrays([pa.array([e._asdict() for e in group], struct)], [EVENT])
+        key = (pa.scalar("c"), pa.scalar(topic), pa.scalar(partition, pa.int32()))
+        got = [row for out in replay(key, iter([batch])) for row in out.to_pylist()]
+
+        core = PartitionReplay("c", topic, partition, resolve_era("2.4"))
+        outputs = []
+        for n, e in enumerate(group, 1):
+            core.feed(e)
+            if n % drain_every == 0:
+                outputs.append(core.drain())
+        outputs.append(core.finish())
+        want, ordinals = [], dict.fromkeys(OUTPUT_TABLES, 0)
+        for drained in outputs:
+            for kind, rows in zip(OUTPUT_TABLES, drained):
+                for r in rows:
+                    row = dict.fromkeys(columns)
+                    row.update(kind=kind, cluster="c", topic=topic, partition=partition, ordinal=ordinals[kind])
+                    row.update({column: _as_arrow_gives(getattr(r, attr)) for column, attr in ROW_COLUMNS[kind].items()})
+                    want.append(row)
+                    ordinals[kind] += 1
+        assert len(got) == len(want), (topic, partition)
+        for g, w in zip(got, want):
+            assert g == w, {k: (g[k], w[k]) for k in w if g[k] != w[k]}
+        kinds_seen |= {row["kind"] for row in got}
+    assert kinds_seen == set(OUTPUT_TABLES)
