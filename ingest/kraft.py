@@ -462,7 +462,8 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
            rf"{task}: generated \d+ records in \d+ microseconds\.(?: Rescheduling immediately\.)?$", _nothing)
       for name, task in (("unclean_leaders", "maybeElectUncleanLeaders"),
                          ("balance_leaders", "maybeBalancePartitionLeaders"))),   # the auto leader rebalance
-    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0.. (4.3.0 appends the partition)", "3.9.0", None, "Triggering",
+    _row("kraft.controller.triggering_unclean", f"{_RCM} ERROR @3.9.0..@3.9.2, INFO @4.0.0.. (4.3.0 appends the partition)",
+         "3.9.0", None, "Triggering",
          r"Triggering unclean leader election for offline partition \S+-\d+\.(?: " + _PARTITION_INFO + ")?$", _nothing),
     _row("kraft.controller.cannot_trigger_unclean", f"{_RCM} WARN @3.9.0..", "3.9.0", None, "Cannot",
          r"Cannot trigger unclean leader election for offline partition \S+-\d+: .+$", _nothing),
