@@ -620,6 +620,7 @@ class Node:
     controller_port: int | None
     process: JavaProcess
     log_marks: dict[str, tuple[int, int]] = field(default_factory=dict)   # name -> (inode, size) at the last start
+    rolled_at_mark: frozenset[str] = frozenset()   # the rolled files (name.<yyyy-MM-dd-HH>) there at the last start
 
     @property
     def logs_dir(self) -> Path:
@@ -633,6 +634,8 @@ class Node:
         """Remember where each log ends, so that log_since_start reads only what comes after."""
         self.log_marks = {p.name: (p.stat().st_ino, p.stat().st_size) for p in self.logs_dir.glob("*.log")} \
             if self.logs_dir.is_dir() else {}
+        self.rolled_at_mark = frozenset(p.name for p in self.logs_dir.glob("*.log.*")) if self.logs_dir.is_dir() \
+            else frozenset()
 
     def log_since_start(self, name: str = "server.log") -> str:
         """What the node wrote to `name` since mark_logs, across hourly roll-overs. The appender renames
@@ -649,8 +652,9 @@ class Node:
             files = [(current, offset)]
         elif marked is not None:
             files = [(rolled[marked], offset)] + [(p, 0) for p in rolled[marked + 1:]] + [(current, 0)]
-        else:   # never marked, or the marked file is gone: all of the current file
-            files = [(current, 0)]
+        else:   # no file at the mark (a first start), or the marked file is gone: all written since, which
+            # may have rolled already (a CI run's first start wrote "started" at 15:59:59.8, rolled at 16:00:00)
+            files = [(p, 0) for p in rolled if p.name not in self.rolled_at_mark] + [(current, 0)]
         out = []
         for path, start in files:
             with open(path, "rb") as fh:

@@ -71,6 +71,18 @@ def test_two_roll_overs_are_read_in_time_order(tmp_path):
     assert n.log_since_start() == "a\nb\nc\n"
 
 
+def test_a_first_starts_started_line_rolled_before_it_was_read_is_found(tmp_path):
+    n = node(tmp_path)
+    append(n, "an earlier run\n")
+    roll(n, "2026-11-27-04")               # an earlier run's file, there at the mark
+    os.remove(n.logs_dir / "server.log")   # a fresh start: no server.log at the mark
+    n.mark_logs()
+    append(n, STARTED)
+    roll(n, "2026-11-27-05")
+    append(n, "next hour\n")
+    assert n.log_since_start() == STARTED + "next hour\n"
+
+
 def test_a_node_never_marked_reads_its_whole_file(tmp_path):
     n = node(tmp_path)
     append(n, STARTED)
