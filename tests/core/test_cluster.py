@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from state_machine import cluster
-from state_machine.cluster import deliveries, plan_routing, replay_cluster
+from histories import events_delivered
+from state_machine.cluster import replay_cluster
 from state_machine.eras import ERAS
 from state_machine.generator import FAULTS, SimConfig, Simulator, simulate
 from state_machine.replay import PartitionReplay, ReplayResult
@@ -19,12 +20,8 @@ DELETION_ERAS = [name for name, era in ERAS.items() if era.topic_deletion]
 
 
 def replay_every_delivery(events, era) -> dict:
-    routing = plan_routing(events)
-    replays = {key: PartitionReplay("c", key[0], key[1], era) for key in routing.partitions}
-    for e in events:
-        for key in deliveries(e, routing):
-            replays[key].feed(e)
-    return {key: ReplayResult(*rp.finish()) for key, rp in replays.items()}
+    return {key: ReplayResult(*PartitionReplay("c", key[0], key[1], era).feed_all(delivered).finish())
+            for key, delivered in events_delivered(events).items()}
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from state_machine.cluster import deliveries, plan_routing
+from histories import events_delivered
 from state_machine.eras import resolve_era
 from state_machine.generator import FAULTS, SimConfig, simulate
 from state_machine.replay import PartitionReplay
@@ -16,11 +16,7 @@ from state_machine.replay import PartitionReplay
 def _busiest_partition(era: str, seed: int):
     """The events delivered to the partition with the most of them, in a history with every fault."""
     events, _ = simulate(SimConfig(era=era, topics=3, partitions=3, steps=120, seed=seed, faults={f: 1 for f in FAULTS}))
-    routing = plan_routing(events)
-    delivered: dict[tuple, list] = {key: [] for key in routing.partitions}
-    for e in events:
-        for key in deliveries(e, routing):
-            delivered[key].append(e)
+    delivered = events_delivered(events)
     key = max(delivered, key=lambda k: len(delivered[k]))
     return key, delivered[key]
 

@@ -6,13 +6,18 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from chispa import assert_df_equality
 
-from jobs.audit import (ALWAYS_SENT, EVENT, AuditConfig, ReplayInput, cluster_eras, file_clusters, list_input_files,
-                        replay_all, route, time_windows)
-from jobs.ingest_spark import ingest
-from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
+from histories import events_delivered
+from jobs.audit import (ALWAYS_SENT, EVENT, OUTPUT_TABLES, ROW_COLUMNS, AuditConfig, ReplayInput, _replay_groups,
+                        cluster_eras, file_clusters, list_input_files, output_schema, replay_all, route, time_windows)
+from jobs.ingest_spark import arrow_type, ingest
+from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS, event_struct
+from state_machine.eras import resolve_era
+from state_machine.generator import SimConfig, simulate
+from state_machine.replay import PartitionReplay
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 
@@ -100,23 +105,9 @@ def test_the_grouped_map_answers_every_tables_rows_as_the_core_made_them():
     """The grouped map's function, outside Spark: a partition's events in, its rows of the three
     tables out in the core's order, `kind` telling them apart, each table's columns from the
     core's rows, the other columns null, and ordinals counting on across drains."""
-    import pyarrow as pa
-
-    from jobs.audit import OUTPUT_TABLES, ROW_COLUMNS, _replay_groups, output_schema
-    from jobs.ingest_spark import arrow_type
-    from schemas.events import event_struct
-    from state_machine.cluster import deliveries, plan_routing
-    from state_machine.eras import resolve_era
-    from state_machine.generator import SimConfig, Simulator
-    from state_machine.replay import PartitionReplay
-
-    events = list(Simulator(SimConfig(cluster="c", era="2.4", brokers=4, topics=2, partitions=3, steps=400, seed=7,
-                                      faults={"unclean_election": 2, "illegal_transition": 2})).run())
-    routing = plan_routing(events)
-    groups: dict[tuple, list] = {}
-    for e in events:
-        for key in deliveries(e, routing):
-            groups.setdefault(key, []).append(e)
+    events, _ = simulate(SimConfig(cluster="c", era="2.4", brokers=4, topics=2, partitions=3, steps=400, seed=7,
+                                   faults={"unclean_election": 2, "illegal_transition": 2}))
+    groups = events_delivered(events)
     drain_every = 50
     assert max(map(len, groups.values())) > 2 * drain_every   # some partition drains on the way
     replay = _replay_groups({}, "2.4", drain_every, ReplayInput())
