@@ -632,10 +632,10 @@ class Node:
 
     def mark_logs(self) -> None:
         """Remember where each log ends, so that log_since_start reads only what comes after."""
-        self.log_marks = {p.name: (p.stat().st_ino, p.stat().st_size) for p in self.logs_dir.glob("*.log")} \
-            if self.logs_dir.is_dir() else {}
-        self.rolled_at_mark = frozenset(p.name for p in self.logs_dir.glob("*.log.*")) if self.logs_dir.is_dir() \
-            else frozenset()
+        self.log_marks, self.rolled_at_mark = {}, frozenset()
+        if self.logs_dir.is_dir():
+            self.log_marks = {p.name: (p.stat().st_ino, p.stat().st_size) for p in self.logs_dir.glob("*.log")}
+            self.rolled_at_mark = frozenset(p.name for p in self.logs_dir.glob("*.log.*"))
 
     def log_since_start(self, name: str = "server.log") -> str:
         """What the node wrote to `name` since mark_logs, across hourly roll-overs. The appender renames
