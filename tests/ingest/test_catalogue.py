@@ -3,6 +3,7 @@ message (a parser moves the row that matched last to the front of its bucket, wh
 only safe if rows do not overlap), and every row names its source and releases."""
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from ingest.prefix import strip_prefix
 from state_machine.eras import parse_version
 
 HERE = Path(__file__).parent
+_MESSAGE_LITERAL = re.compile(r'\[[A-Z].{5,}|[A-Za-z].{20,}', re.S)
 
 
 def fixture_messages() -> set[str]:
@@ -20,8 +22,19 @@ def fixture_messages() -> set[str]:
         if p.is_file() and p.suffix != ".md":
             msgs |= {r.message for r in assemble(enumerate(p.read_text().splitlines(), 1)) if isinstance(r, Record)}
     for p in HERE.glob("test_*.py"):   # the message literals of the per-module fixture tables
-        msgs |= {m.group(1) for m in re.finditer(r'"((?:\[[A-Z][^"]{5,}|[A-Za-z][^"]{20,}))"', p.read_text())}
+        msgs |= {v for v in _string_literals(p.read_text()) if _MESSAGE_LITERAL.fullmatch(v)}
     return msgs
+
+
+def _string_literals(source: str):
+    """Each string literal whole, as Python joins adjacent ones (a message split over lines); an
+    f-string with its fields as written (`{TID}`), which the rows' `\\S+` and `.*` match."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+        elif isinstance(node, ast.JoinedStr):
+            yield "".join(v.value if isinstance(v, ast.Constant) else "{" + ast.get_source_segment(source, v.value) + "}"
+                          for v in node.values)
 
 
 def test_rows_of_a_bucket_never_match_the_same_message():
