@@ -313,6 +313,15 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Deleting (?:log dir event|isr change) notifications$"),
     _row("ctl.failover.initializing", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "initializing",
          r"Initializing (?:controller context|topic deletion manager)$"),
+    _row("ctl.failover.token_expiry", f"{KC} onControllerFailover @1.1.1..@3.9 (delegation tokens enabled)", "1.1.0", None,
+         "starting", r"starting the token expiry check scheduler$"),
+    # 1.1-2.0 announce the epoch read and write (2.1 folds them into one ZooKeeper call).
+    _row("ctl.failover.epoch.reading", f"{KC} onControllerFailover @1.1.1..@2.0.1", "1.1.0", "2.0.1", "reading",
+         r"Reading controller epoch from ZooKeeper$"),
+    _row("ctl.failover.epoch.incrementing", f"{KC} onControllerFailover @1.1.1..@2.0.1", "1.1.0", "2.0.1", "incrementing",
+         r"Incrementing controller epoch in ZooKeeper$"),
+    _row("ctl.failover.epoch.error", f"{KC} incrementControllerEpoch @0.8.0..@2.0.1 (ERROR)", "0.8.0", "2.0.1", "error",
+         r"Error while incrementing controller epoch$"),
     _row("ctl.failover.epochs", f"{KC} initializeControllerContext @2.2..@3.9", "2.2.0", None, "initialized",
          r"Initialized broker epochs cache: .*$"),
     _row("ctl.failover.live", f"{KC} initializeControllerContext @0.8.0..@3.9", "0.8.0", None, "currently",
@@ -431,6 +440,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Broker info update callback for \d+$"),
     _row("ctl.broker.metadata", f"{KC} processBrokerModification @2.3..@3.9", "2.3.0", None, "updated",
          r"Updated broker metadata: .* -> .*$"),
+    _row("ctl.broker.metadata.1_1", f"{KC} processBrokerModification @1.1.1..@2.2.2 (2.3 prints both sides)", "1.1.0",
+         "2.2.2", "updated", r"Updated broker: Broker\(.*\)$"),
     _row("ctl.broker.shutting_removed", f"{KC} onBrokerFailure @0.8.0..@3.9", "0.8.0", None, "removed",
          r"Removed .* from list of shutting down brokers\.$"),
     _row("ctl.broker.handlers", f"{KC} registerBrokerModificationsHandler @1.1..@3.9 (DEBUG)", "1.1.0", None,
@@ -449,6 +460,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Live brokers: [\d,]*$"),
     _row("ctl.shutdown.leaders", f"{KC} doControlledShutdown @0.8.0..@3.9 (TRACE; the whole leadership cache)", "0.8.0", None,
          "all", r"All leaders = .*$"),
+    # A request from a broker incarnation the controller has seen restart (KIP-380): refused, nothing moves.
+    _row("ctl.shutdown.stale_epoch", f"{KC} doControlledShutdown @2.2.0..@3.9", "2.2.0", None, "received",
+         r"Received controlled shutdown request from an old broker epoch \d+ for broker \d+\. Current broker epoch is "
+         r"\d+\.$"),
 
     # Topic creation, partition addition ---------------------------------------------------------
     # TopicCreation from the TopicChange line (it carries the assignment); the callback lines
@@ -517,6 +532,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.reassign.done", f"ZkUtils.scala updatePartitionReassignmentData @0.8.0..@1.0.2 (seen in a real 1.0.2 "
          f"capture), {KC} @1.1.1..@3.9", "0.8.0", None, "no",
          r"No more partitions need to be reassigned\. Deleting zk path /admin/reassign_partitions$"),
+    _row("ctl.reassign.never_created", f"{KC} initiateReassignReplicasForTopicPartition @0.8.0..@2.3.1 (ERROR)", "0.8.0",
+         "2.3.1", "error", r"Error handling reassignment of partition \S+ to replicas .* as it was never created$"),
+    _row("ctl.reassign.unknown_partition", f"{KC} PartitionReassignment @1.1.1..@2.3.1 (ERROR)", "1.1.0", "2.3.1",
+         "ignoring", r"Ignoring request to reassign partition \S+ that doesn't exist\.$"),
     _row("ctl.reassign.leader", f"{KC} moveReassignedPartitionLeaderIfRequired @0.8.0..@3.9", "0.8.0", None, "leader",
          r"Leader -?\d+ for partition \S+ being reassigned, is (?:not in the new list of replicas [\d,]*\. Re-electing leader"
          r"|already in the new list of replicas [\d,]* (?:and is alive|but is dead))$"),
@@ -750,14 +769,85 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # controller's logIdent): nothing about partitions.
     _row("ctl.feature.znode", f"{KC} createFeatureZNode @2.7..@3.9", "2.7.0", None, "creating",
          r"Creating FeatureZNode at path: /feature with contents: FeatureZNode\(.*\)$"),
+    _row("ctl.feature.znode.update", f"{KC} updateFeatureZNode @2.7.2..@3.9", "2.7.0", None, "updating",
+         r"Updating FeatureZNode at path: /feature with contents: FeatureZNode\(.*\)$"),
+    _row("ctl.feature.znode.disabled", f"{KC} setupFeatureVersioning @2.7.2..@3.9 (WARN)", "2.7.0", None, "featureznode",
+         r"FeatureZNode at path: /feature with disabled status contains non-empty features: .*$"),
+    _row("ctl.feature.incompatible", f"{KC} processBrokerChange @2.7.2..@3.9 (WARN)", "2.7.0", None, "ignoring",
+         r"Ignoring registration of (?:new|bounced) brokers due to incompatibilities with finalized features: .*$"),
+    _row("ctl.feature.update_failed", f"{KC} processFeatureUpdates @2.7.2..@3.9 (WARN)", "2.7.0", None, "processing",
+         r"Processing of feature updates: .* failed due to error: .*$"),
     _row("ctl.producer_ids.first", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9 (DEBUG)", "3.0.0", None,
          "there", r"There is no producerId block yet \(Zk path version \d+\), creating the first block$"),
     _row("ctl.producer_ids.read", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9 (DEBUG)", "3.0.0", None,
          "read", r"Read current producerId block ProducerIdsBlock\(.*\), Zk path version \d+$"),
     _row("ctl.producer_ids.acquired", "ZkProducerIdManager.scala getNewProducerIdBlock @3.0..@3.9", "3.0.0", None,
          "acquired", r"Acquired new producerId block ProducerIdsBlock\(.*\) by writing to Zk with path version \d+$"),
+    _row("ctl.producer_ids.ignored", f"{KC} processAllocateProducerIds @3.0.2..@3.9 (WARN)", "3.0.0", None, "ignoring",
+         r"Ignoring AllocateProducerIds due to (?:unknown broker \d+|stale broker epoch \d+ for broker \d+)$"),
+
+    # What the controller could not do, and requests it turned away (no decision: each is followed
+    # by a retry, a resignation or nothing). Found by a sweep of the ZooKeeper-mode controller's
+    # log calls (0.8.0 .. 3.9.0 sources); without these rows the lines were quarantined, and the
+    # controller's "Failed to update ISR to ..." went to the leader's row srv.isr.failed.
+    _row("ctl.sm.error", "PartitionStateMachine.scala / ReplicaStateMachine.scala handleStateChanges @0.8.0..@3.9 (ERROR; "
+         "`the online state` from triggerOnlinePartitionStateChange @0.8.0..@1.0.2)", "0.8.0", None, "error",
+         r"Error while moving some (?:partitions|replicas) to (?:the online|\w+) state$"),
+    _row("ctl.sm.write_retry", "ZkPartitionStateMachine doElectLeaderForPartitions, ZkReplicaStateMachine "
+         "doRemoveReplicasFromIsr @2.7.2, @2.8.2, @3.1.2..@3.9 (DEBUG; not in @2.6.3 nor @3.0.2)", "2.7.0", None, "controller",
+         r"Controller failed to (?:elect leader for partition \S+|remove replica \d+ from ISR of partition \S+)\. "
+         r"Attempted to write state .*, but failed with bad ZK version\. This will be retried\.$"),
+    _row("ctl.channel.remove_failed", "ControllerChannelManager.scala removeBroker @0.8.0..@3.9 (ERROR)", "0.8.0", None,
+         "error", r"Error while removing broker by the controller$"),
+    _row("ctl.channel.batch_failed", "ControllerChannelManager.scala ControllerBrokerRequestBatch sendRequestsToBrokers "
+         "@0.9.0.1 (no exception message), @0.10.0..@0.10.1 (`metadata update requests, current state of the map`), "
+         "@0.10.2..@3.9 (ERROR)", "0.9.0", None, "haven't",
+         r"Haven't been able to send (?:leader and isr requests, current state of the map is .*"
+         r"|metadata update requests(?: to brokers .*, current state of the partition info is|, current state of the map is) .*"
+         r"|stop replica requests, current state of the map is .*)$"),
+    # An event that threw: KafkaController's own logIdent from 2.3, the event thread's before
+    # (which, 2.1-2.2, also logged the ctl.moved line).
+    _row("ctl.event.error", f"{KC} process @2.3.1..@3.9 (ERROR)", "2.3.0", None, "error", r"Error processing event .*$"),
+    _row("ctl.event.thread", "ControllerEventManager.scala ControllerEventThread: Error processing and Error while "
+         "invoking @1.1.1..@2.2.2, Controller moved @2.1.0..@2.2.2, Uncaught @2.3.1..@3.9 (ERROR; the moved one INFO)",
+         "1.1.0", None, "[controllereventthread",
+         r"\[ControllerEventThread controllerId=\d+\] (?:Error processing event|Error while invoking listener for processed "
+         r"event|Uncaught error processing event|Controller moved to another broker when processing) .*$"),
+    _row("ctl.event.thread.0_11", "ControllerEventManager.scala ControllerEventThread @0.11.0.3..@1.0.2 (ERROR)", "0.11.0",
+         "1.0.2", "[controller-event-thread]:",
+         r"\[controller-event-thread\]: (?:Error processing event|Error while invoking listener for processed event) .*$"),
+    _row("ctl.moved.already", f"{KC} triggerControllerMove @2.1.0..@3.9 (WARN)", "2.1.0", None, "controller",
+         r"Controller has already moved when trying to trigger controller movement$"),
+    _row("ctl.event.shutdown_misrouted", f"{KC} process @2.4.1..@3.9 (ERROR)", "2.4.0", None, "received",
+         r"Received a ShutdownEventThread event\. This type of event is supposed to be handle by ControllerEventThread$"),
+    _row("ctl.reassign.moved", f"{KC} onPartitionReassignment @2.4.1..@3.9", "2.4.0", None, "failed",
+         r"Failed completing reassignment of partition \S+ because controller has moved to another broker$"),
+    _row("ctl.replica.unassigned", "ZkReplicaStateMachine doHandleStateChanges @2.5.1..@3.9 (ERROR)", "2.5.0", None,
+         "adding", r"Adding replica \(\d+\) that is not part of the assignment .*$"),
+    # AlterIsr (2.7) was renamed AlterPartition by 3.2 (@3.1.2 / @3.2.3): requests the controller
+    # turned away. The leader logs their answer (srv.isr.failed, srv.isr.rejected).
+    _row("ctl.isr.alter.ignored.2_7", f"{KC} processAlterIsr @2.7.2..@3.1.2 (the local broker epoch from 3.0)", "2.7.0",
+         "3.1.2", "ignoring",
+         r"Ignoring AlterIsr due to (?:unknown broker \d+|stale broker epoch \d+(?: and local broker epoch \d+)? "
+         r"for broker \d+)$"),
+    _row("ctl.isr.alter.ignored", f"{KC} processAlterPartition @3.2.3..@3.9", "3.2.0", None, "ignoring",
+         r"Ignoring AlterPartition due to (?:unknown broker \d+|stale broker epoch \d+ and local broker epoch \d+ "
+         r"for broker \d+)$"),
+    _row("ctl.isr.alter.rejected", f"{KC} tryProcessAlterPartition @3.2.3..@3.9 (recovery state; ineligible replicas "
+         "@3.3.2..)", "3.2.0", None, "rejecting",
+         r"Rejecting AlterPartition (?:from node \d+ for \S+ because (?:leader is recovering and ISR is greater than 1"
+         r"|the leader recovery state cannot change from RECOVERED to RECOVERING): .*"
+         # (KRaft's controller writes the same words with Java lists: kraft.controller.alter_partition_rejected)
+         r"|request from node \d+ for \S+ because it specified ineligible replicas (?!\[).* in the new ISR "
+         r"LeaderAndIsr\(.*\)\.)$"),
+    _row("ctl.isr.alter.failed", f"{KC} processAlterIsr / tryProcessAlterPartition @2.7.2..@3.9 (ERROR; WARN and the "
+         "bad-ZK-version one DEBUG without the ISR @3.0.2; INFO with it otherwise)", "2.7.0", None, "failed",
+         r"Failed to update ISR (?:to .* )?for partition \S+?(?:, bad ZK version\.?)?$"),
 
     # §2.7 ISR changes by partition leaders (server.log, kafka.cluster.Partition) -----------------
+    _row("ctl.isr.alter.error", f"{KC} processAlterIsr @2.7.2..@3.1.2 (`AlterIsr for partitions`), "
+         "tryProcessAlterPartition @3.2.3 (`AlterPartition for partitions`), @3.3.2..@3.9 (the request) (ERROR)", "2.7.0",
+         None, "error", r"Error when processing Alter(?:Isr|Partition)(?: for partitions)?: .*$"),
     _row("srv.isr.shrink.old", "Partition.scala maybeShrinkIsr @0.8.0..@0.10.2 (prefix `Partition [t,0] on broker N: `)",
          "0.8.0", "0.10.2.2", "shrinking",
          rf"Shrinking ISR for partition {_TP} from (?P<old>{_INTS}) to (?P<new>{_IDS})$", _isr_proposal),
@@ -799,7 +889,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "2.7.0", "2.7.2", "controller", r"Controller failed to update ISR to .*\. (?:Retrying|Giving up)\.$",
          _isr_update_failed),
     _row("srv.isr.failed", "Partition.scala handleAlterIsrResponse @2.8, handleAlterPartitionResponse @3.0..@3.9 (WARN)",
-         "2.8.0", None, "failed", r"Failed to update ISR to .*$", _isr_update_failed),
+         "2.8.0", None, "failed", r"Failed to update ISR to (?!.* for partition \S+, bad ZK version\.$).*$",
+         _isr_update_failed),   # (the controller's own failed write is ctl.isr.alter.failed)
     _row("srv.isr.rejected", "Partition.scala handleAlterPartitionError @3.3.2..@3.9 (the ISR is reset, not changed)",
          "3.3.0", None, "failed", r"Failed to alter partition to .* since the controller rejected the request with \w+\. "
          r"Partition state has been reset to the latest committed state .*$", _isr_update_failed),
@@ -811,6 +902,21 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"No checkpointed highwatermark is found for partition \[[\w.-]+,\d+\]$"),
     _row("srv.log.loaded", "Partition.scala createLog @2.4..@4.x (Replica.scala, another logger, before)", "2.4.0", None,
          "log", r"Log loaded for partition \S+-\d+ with initial high watermark -?\d+$"),
+    _row("srv.log.offline_dirs", "Partition.scala createLogInAssignedDirectoryId @3.7.2..@4.3.1 (WARN, JBOD)", "3.7.0",
+         None, "skipping", r"Skipping creation of log because there are potentially offline log directories and log may "
+         r"already exist there\. directoryId=\S+, topicId=\S+, targetLogDirectoryId=\S+$"),
+    _row("srv.log.future_same_dir", "Partition.scala maybeCreateFutureReplica @2.4.1..@4.3.1 (alter log dirs)", "2.4.0",
+         None, "current", r"Current log directory \S+ is same as requested log dir \S+\. Skipping future replica creation\.$"),
+    # A follower (or future replica) whose fetched records start below its log start: its log is
+    # restarted there. Replication, not leadership: no event.
+    _row("srv.log.restarted", "Partition.scala appendRecordsToFollowerOrFutureReplica @1.0.2 (`follower's`), "
+         "@1.1.1..@4.3.1 (`follower's` or `future replica's`)", "1.0.0", None, "unexpected",
+         r"Unexpected offset in append to \S+-\d+\. First offset -?\d+ is less than log start offset -?\d+\. Since this "
+         r"is the first record to be appended to the (?:follower|future replica)'s log, will start the log from offset "
+         r"-?\d+\.$"),
+    _row("srv.replica.unknown", "Partition.scala updateFollowerFetchState @3.7.2..@4.3.1 (WARN)", "3.7.0", None, "the",
+         r"The replica state of replica ID:\[-?\d+\] doesn't exist in the leader node\. It might because the topic is "
+         r"already deleted\.$"),
 
     # Config in effect (server.log, kafka.log.LogManager / kafka.server.KafkaConfig): whether unclean
     # elections were allowed, which decides how serious one is. The log's properties are printed when

@@ -467,6 +467,12 @@ PATTERNS: tuple[MessagePattern, ...] = (
        r"id \d+ from controller \d+ epoch \d+ for partition ", _none),
     _p("sc.broker.skipped", f"{_RM} @1.0.2..@3.9, {_PART} @3.x", "1.0.0", None, "Skipped",
        rf"Skipped the {_BECOME} state change ", _none),
+    # The broker could not write to ZooKeeper and did not take the role: the controller's decision
+    # (its own lines) stands in the replay, as for the skipped one above.
+    _p("sc.broker.zk_exception", f"{_PART} makeLeader / makeFollower @2.7.2..@3.9 (ERROR; makeLeader's ends ` ` "
+       "before 3.3, `.` after)", "2.7.0", LAST_ZK, "A",
+       r"A ZooKeeper client exception has occurred(?: and makeLeader|\. makeFollower) will be skipping the state change "
+       rf"for the partition {_TP_NEW} with leader epoch: -?\d+[ .]?$", _none),
     # makeFollowers while the broker shuts down (TRACE); the controller's own lines record the decision.
     _p("sc.broker.skipped_fetcher", f"{_RM} makeFollowers @1.0.2..@3.9 (2.0 adds the leader)", "1.0.0", LAST_ZK, "Skipped",
        r"Skipped the adding-fetcher step of the become-follower state change with correlation id \d+ from controller "

@@ -452,6 +452,83 @@ QUIET_SERVER = [
     ("0.8.2.2", "Partition [t,0] on broker 1: No checkpointed highwatermark is found for partition [t,0]"),
     ("0.10.2.2", "Error while electing or becoming leader on broker 1"),
     ("2.8.1", "Creating /controller (is it secure? false)"),
+    # What the controller could not do, and requests it turned away: each format filled in from the
+    # sources jars of the releases named (a sweep of the ZooKeeper-mode controller's log calls).
+    ("0.8.2.2", "[Partition state machine on Controller 1]: Error while moving some partitions to the online state"),
+    ("3.9.0", "[PartitionStateMachine controllerId=1] Error while moving some partitions to OnlinePartition state"),
+    ("0.8.2.2", "[Replica state machine on controller 1]: Error while moving some replicas to OfflineReplica state"),
+    ("3.9.0", "[ReplicaStateMachine controllerId=1] Error while moving some replicas to OfflineReplica state"),
+    ("2.7.2", "[PartitionStateMachine controllerId=1] Controller failed to elect leader for partition orders-0. Attempted "
+              "to write state (Leader:2,ISR:2,LeaderEpoch:4,ControllerEpoch:3), but failed with bad ZK version. This "
+              "will be retried."),
+    ("3.9.0", "[ReplicaStateMachine controllerId=1] Controller failed to remove replica 3 from ISR of partition orders-0. "
+              "Attempted to write state LeaderAndIsr(leader=1, leaderEpoch=5, isrWithBrokerEpoch=List(BrokerState("
+              "brokerId=1, brokerEpoch=-1)), leaderRecoveryState=RECOVERED, partitionEpoch=7), but failed with bad ZK "
+              "version. This will be retried."),
+    ("0.8.2.2", "[Channel manager on controller 1]: Error while removing broker by the controller"),
+    ("0.9.0.1", "Haven't been able to send leader and isr requests, current state of the map is Map(2 -> Map([orders,0] "
+                "-> PartitionStateInfo(...)))"),
+    ("0.10.1.1", "Haven't been able to send metadata update requests, current state of the map is Map(). Exception "
+                 "message: java.lang.IllegalStateException: Controller to broker state change requests batch is not empty"),
+    ("3.9.0", "[Controller id=1] Haven't been able to send metadata update requests to brokers Set(2), current state of "
+              "the partition info is HashMap(). Exception message: java.lang.IllegalStateException"),
+    ("3.9.0", "[Controller id=1] Haven't been able to send stop replica requests, current state of the map is HashMap(). "
+              "Exception message: java.lang.IllegalStateException"),
+    ("0.11.0.3", "[controller-event-thread]: Error processing event TopicChange"),
+    ("1.0.2", "[controller-event-thread]: Error while invoking listener for processed event TopicDeletion"),
+    ("2.2.2", "[ControllerEventThread controllerId=1] Error while invoking listener for processed event TopicChange"),
+    ("1.1.1", "[ControllerEventThread controllerId=1] Error processing event BrokerChange"),
+    ("2.2.2", "[ControllerEventThread controllerId=1] Controller moved to another broker when processing TopicChange."),
+    ("3.9.0", "[ControllerEventThread controllerId=1] Uncaught error processing event ControllerChange"),
+    ("2.3.1", "[Controller id=1] Error processing event ControllerChange"),
+    ("2.1.0", "[Controller id=1] Controller has already moved when trying to trigger controller movement"),
+    ("2.4.1", "[Controller id=1] Failed completing reassignment of partition orders-0 because controller has moved to "
+              "another broker"),
+    ("2.5.1", "[ReplicaStateMachine controllerId=1] Adding replica (3) that is not part of the assignment Vector(1, 2)"),
+    ("2.7.2", "[Controller id=1] Ignoring AlterIsr due to unknown broker 4"),
+    ("2.8.2", "[Controller id=1] Ignoring AlterIsr due to stale broker epoch 25 for broker 2"),
+    ("3.1.2", "[Controller id=1] Ignoring AlterIsr due to stale broker epoch 25 and local broker epoch 40 for broker 2"),
+    ("3.2.3", "[Controller id=1] Ignoring AlterPartition due to unknown broker 4"),
+    ("3.9.0", "[Controller id=1] Ignoring AlterPartition due to stale broker epoch 25 and local broker epoch 40 for broker 2"),
+    ("3.2.3", "[Controller id=1] Rejecting AlterPartition from node 2 for orders-0 because leader is recovering and ISR "
+              "is greater than 1: LeaderAndIsr(leader=2, leaderEpoch=3, isr=List(2, 3), leaderRecoveryState=RECOVERING, "
+              "partitionEpoch=5)"),
+    ("3.9.0", "[Controller id=1] Rejecting AlterPartition request from node 2 for orders-0 because it specified "
+              "ineligible replicas Set(3) in the new ISR LeaderAndIsr(leader=2, leaderEpoch=3, isrWithBrokerEpoch=List(), "
+              "leaderRecoveryState=RECOVERED, partitionEpoch=5)."),
+    ("2.7.2", "[Controller id=1] Failed to update ISR for partition orders-0"),
+    ("3.0.2", "[Controller id=1] Failed to update ISR for partition orders-0, bad ZK version"),
+    ("3.9.0", "[Controller id=1] Failed to update ISR to LeaderAndIsr(leader=2, leaderEpoch=3, isrWithBrokerEpoch=List("
+              "BrokerState(brokerId=2, brokerEpoch=30)), leaderRecoveryState=RECOVERED, partitionEpoch=5) for partition "
+              "orders-0, bad ZK version."),
+    ("1.1.1", "[Controller id=1] starting the token expiry check scheduler"),
+    ("2.7.2", "[Controller id=1] Updating FeatureZNode at path: /feature with contents: FeatureZNode(Enabled,Features{})"),
+    ("2.7.2", "[Controller id=1] FeatureZNode at path: /feature with disabled status contains non-empty features: "
+              "Features{}"),
+    ("3.9.0", "[Controller id=1] Ignoring registration of new brokers due to incompatibilities with finalized features: "
+              "Set(3)"),
+    ("2.7.2", "[Controller id=1] Processing of feature updates: UpdateFeaturesRequestData(timeoutMs=60000) failed due "
+              "to error: ApiError(error=INVALID_REQUEST, message=null)"),
+    ("3.0.2", "[Controller id=1] Ignoring AllocateProducerIds due to stale broker epoch 25 for broker 2"),
+    ("1.1.1", "[Controller id=1] Reading controller epoch from ZooKeeper"),
+    ("2.0.1", "[Controller id=1] Incrementing controller epoch in ZooKeeper"),
+    ("0.8.2.2", "[Controller 1]: Error while incrementing controller epoch"),
+    ("2.0.1", "[Controller id=1] Error while incrementing controller epoch"),
+    ("1.1.1", "[Controller id=1] Updated broker: Broker(1,ArrayBuffer(EndPoint(broker1,9092,ListenerName(PLAINTEXT),"
+              "PLAINTEXT)),Some(rack-a))"),
+    ("0.10.2.2", "[Controller 1]: Error handling reassignment of partition [orders,0] to replicas 4,5,6 as it was never "
+                 "created"),
+    ("2.3.1", "[Controller id=1] Error handling reassignment of partition orders-0 to replicas 4,5,6 as it was never "
+              "created"),
+    ("1.1.1", "[Controller id=1] Ignoring request to reassign partition orders-0 that doesn't exist."),
+    ("2.7.2", "[Controller id=1] Error when processing AlterIsr for partitions: ArrayBuffer(orders-0)"),
+    ("3.2.3", "[Controller id=1] Error when processing AlterPartition for partitions: ArrayBuffer(orders-0)"),
+    ("3.9.0", "[Controller id=1] Error when processing AlterPartition: AlterPartitionRequestData(brokerId=2, "
+              "brokerEpoch=40, topics=[])"),
+    ("2.2.0", "[Controller id=1] Received controlled shutdown request from an old broker epoch 25 for broker 2. Current "
+              "broker epoch is 40."),
+    ("2.4.1", "[Controller id=1] Received a ShutdownEventThread event. This type of event is supposed to be handle by "
+              "ControllerEventThread"),
     ("2.8.1", "Result of znode creation at /controller is: OK"),
     ("0.10.2.1", "[Kafka Server 1], starting"),
     ("2.8.1", "[KafkaServer id=1] shutting down"),
@@ -468,6 +545,19 @@ QUIET_SERVER = [
     ("3.9.2 real", "[Partition events-1 broker=1] No checkpointed highwatermark is found for partition events-1"),
     ("3.9.2 real", "[Partition events-1 broker=1] Log loaded for partition events-1 with initial high watermark 0"),
     ("4.3.1 real", "[Partition events-0 broker=1] Log loaded for partition events-0 with initial high watermark 0"),
+    ("3.7.2", "[Partition orders-0 broker=1] Skipping creation of log because there are potentially offline log "
+              "directories and log may already exist there. directoryId=AAAAAAAAAAAAAAAAAAAAAA, topicId=x5ZvGxZCQ9mNl3rB0AU_Ww, "
+              "targetLogDirectoryId=AAAAAAAAAAAAAAAAAAAAAQ"),
+    ("2.4.1", "[Partition orders-0 broker=1] Current log directory /data/a is same as requested log dir /data/a. Skipping "
+              "future replica creation."),
+    ("1.0.2", "[Partition orders-0 broker=1] Unexpected offset in append to orders-0. First offset 120 is less than log "
+              "start offset 150. Since this is the first record to be appended to the follower's log, will start the log "
+              "from offset 120."),
+    ("4.3.1", "[Partition orders-0 broker=1] Unexpected offset in append to orders-0. First offset 120 is less than log "
+              "start offset 150. Since this is the first record to be appended to the future replica's log, will start the "
+              "log from offset 120."),
+    ("3.7.2", "[Partition orders-0 broker=1] The replica state of replica ID:[3] doesn't exist in the leader node. It might "
+              "because the topic is already deleted."),
     # 2.8 and before print every property; without the key (a hand-trimmed line) nothing is learnt.
     ("2.4.1", "Created log for partition t-0 in /data/t-0 with properties {compression.type -> producer, segment.ms -> 1000}."),
     ("2.4.1", "KafkaConfig values: \tadvertised.listeners = PLAINTEXT://127.0.0.1:9092\tzookeeper.connect = zk:2181"),

@@ -657,6 +657,12 @@ FIXTURES = [
             "[Controller id=1 epoch=3] Partition orders-0 state changed to (Leader:-1,ISR:2,LeaderEpoch:4,"
             "ControllerEpoch:3) after removing replica 1 from the ISR as part of transition to OfflineReplica",
             [lai("orders", 0, leader=-1, leader_epoch=4, isr=[2], replica=1, **ctl(1, 3))], level="INFO"),
+    Fixture("2.7.2", "sc.broker.zk_exception",  # Partition.scala makeLeader @2.7.2 (a space ends it before 3.3)
+            "[Broker id=1] A ZooKeeper client exception has occurred and makeLeader will be skipping the state change "
+            "for the partition orders-0 with leader epoch: 5 ", [], level="ERROR"),
+    Fixture("3.9.0", "sc.broker.zk_exception",  # Partition.scala makeFollower @3.9.0
+            "[Broker id=1] A ZooKeeper client exception has occurred. makeFollower will be skipping the state change for "
+            "the partition orders-0 with leader epoch: 5.", [], level="ERROR"),
     Fixture("3.9.2", "sc.broker.recovered",  # real (ZK captures)
             "[Broker id=3] The topic partition unclean-0 was marked as RECOVERING. Marking the topic partition as "
             "RECOVERED.", [], level="INFO"),
