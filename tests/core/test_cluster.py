@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from state_machine import cluster
 from histories import events_delivered
+from state_machine import cluster
 from state_machine.cluster import replay_cluster
 from state_machine.eras import ERAS
 from state_machine.generator import FAULTS, SimConfig, Simulator, simulate
