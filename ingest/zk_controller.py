@@ -381,8 +381,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          "0.8.0", "0.10.2.2", "new", r"New leader is \d+$"),
     _row("ctl.znode.create", "ZkUtils.scala ZKCheckedEphemeral @0.9.0.1..@1.1.1, KafkaZkClient.scala "
          "registerControllerAndIncrementControllerEpoch @1.1..@3.9 (server.log; seen in a real 1.0.2 capture)", "0.9.0", None, "creating", r"Creating /controller \(is it secure\? (?:true|false)\)$"),
-    _row("ctl.znode.result", "KafkaZkClient.scala @1.1..@3.9 (server.log)", "1.1.0", None, "result",
-         r"Result of znode creation at /controller is: \w+$"),
+    _row("ctl.znode.result", "KafkaZkClient.scala checkedEphemeralCreate @1.1.1..@2.1.0 (server.log; the controller's "
+         "znode and the broker's registration; 2.2 logs the Stat instead)", "1.1.0", "2.1.1", "result",
+         r"Result of znode creation at /(?:controller|brokers/ids/\d+) is: \w+$"),
     # The broker's own registration in ZooKeeper (server.log, kafka.zk.KafkaZkClient): the
     # controller's "New broker startup callback" is the input the replay takes.
     _row("srv.zk.broker_znode", "ZkUtils.scala ZKCheckedEphemeral @0.9.0.1..@2.1.1, KafkaZkClient.scala registerBroker "
@@ -397,6 +398,30 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Registered broker \d+ at path /brokers/ids/\d+ with addresses: .*, czxid \(broker epoch\): -?\d+$"),
     _row("srv.zk.controller_epoch", "KafkaZkClient.scala maybeCreateControllerEpochZNode @2.x..@3.9 (server.log)", "2.1.0",
          None, "successfully", r"Successfully created /controller_epoch with initial epoch \d+$"),
+    _row("srv.zk.broker_registered.0_9", "ZkUtils.scala registerBrokerInZk @0.9.0.1..@1.0.2 (kafka.utils.ZkUtils; real "
+         "0.9-1.0 captures), KafkaZkClient.scala @1.1.1..@2.1.0 (server.log)", "0.9.0",
+         "2.1.1", "registered", r"Registered broker \d+ at path /brokers/ids/\d+ with addresses: "
+         r"(?!.*, czxid \(broker epoch\): -?\d+$).*$"),
+    _row("srv.zk.broker_updated", "KafkaZkClient.scala updateBrokerInfo @1.1.1..@3.9 (server.log; a listener changed)",
+         "1.1.0", None, "updated", r"Updated broker \d+ at path /brokers/ids/\d+ with addresses: .*$"),
+    # A ZooKeeper session that expired and came back (server.log): the broker's (or the controller's)
+    # ephemeral znode is re-created. The membership change is the controller's broker callbacks.
+    _row("srv.zk.ephemeral_owner", "KafkaZkClient.scala CheckedEphemeral @2.2.0..@3.9 (owner and session in decimal, "
+         "`0x` hex from 3.5)", "2.2.0", None, "was",
+         r"Was not possible to create the ephemeral at \S+, node already exists and owner '(?:0x[0-9a-f]+|-?\d+)' does "
+         r"not match current session '(?:0x[0-9a-f]+|-?\d+)', trying to delete and re-create it with the newest "
+         r"Zookeeper session$"),
+    _row("srv.zk.ephemeral_gone", "KafkaZkClient.scala CheckedEphemeral @1.1.1..@3.9", "1.1.0", None, "the",
+         r"The ephemeral node at \S+ went away while reading it, attempting create\(\) again$"),
+    _row("srv.zk.ephemeral_error", "KafkaZkClient.scala CheckedEphemeral @1.1.1..@3.9 (ERROR; the owner mismatch ends "
+         "the attempt @1.1.1..@2.1.0 and from 3.5, in decimal before)", "1.1.0", None, "error",
+         r"Error while creating ephemeral at \S+(?: with return code: \w+|, node already exists and owner "
+         r"'(?:0x[0-9a-f]+|-?\d+)' does not match current session '(?:0x[0-9a-f]+|-?\d+)'"
+         r"| as it already exists and error getting the node data due to \w+)$"),
+    _row("srv.zk.ephemeral_delete_error", "KafkaZkClient.scala CheckedEphemeral @2.2.0..@3.9 (ERROR)", "2.2.0", None,
+         "error", r"Error while deleting ephemeral node at \S+ with return code: \w+$"),
+    _row("srv.zk.reassignment_invalid", "KafkaZkClient.scala getPartitionReassignment @2.0.1..@3.9 (WARN)", "2.0.0", None,
+         "ignoring", r"Ignoring partition reassignment due to invalid json: .*$"),
 
     # §3.2 Broker membership -------------------------------------------------------------------
     _row("ctl.broker.startup", f"{KC} onBrokerStartup @0.8.0..@3.9", "0.8.0", None, "new",

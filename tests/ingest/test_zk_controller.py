@@ -529,7 +529,28 @@ QUIET_SERVER = [
               "broker epoch is 40."),
     ("2.4.1", "[Controller id=1] Received a ShutdownEventThread event. This type of event is supposed to be handle by "
               "ControllerEventThread"),
-    ("2.8.1", "Result of znode creation at /controller is: OK"),
+    # KafkaZkClient.checkedEphemeralCreate @1.1.1..@2.1.0 (the 2.2.0..3.9 sources have no such line)
+    ("2.1.0", "Result of znode creation at /controller is: OK"),
+    ("1.1.1", "Result of znode creation at /brokers/ids/1 is: OK"),
+    ("2.0.1", "Registered broker 1 at path /brokers/ids/1 with addresses: ArrayBuffer(EndPoint(broker1,9092,"
+              "ListenerName(PLAINTEXT),PLAINTEXT))"),
+    ("3.9.0", "Updated broker 1 at path /brokers/ids/1 with addresses: ArrayBuffer(EndPoint(broker1,9092,"
+              "ListenerName(PLAINTEXT),PLAINTEXT), EndPoint(broker1,9093,ListenerName(SSL),SSL))"),
+    # A ZooKeeper session expired and re-established (KafkaZkClient CheckedEphemeral, sources jars)
+    ("2.2.0", "Was not possible to create the ephemeral at /brokers/ids/1, node already exists and owner "
+              "'72057618441846784' does not match current session '72057618441846785', trying to delete and re-create "
+              "it with the newest Zookeeper session"),
+    ("3.9.0", "Was not possible to create the ephemeral at /controller, node already exists and owner "
+              "'0x1000008a3c40000' does not match current session '0x1000008a3c40001', trying to delete and re-create "
+              "it with the newest Zookeeper session"),
+    ("1.1.1", "The ephemeral node at /brokers/ids/1 went away while reading it, attempting create() again"),
+    ("1.1.1", "Error while creating ephemeral at /brokers/ids/1, node already exists and owner '72057618441846784' "
+              "does not match current session '72057618441846785'"),
+    ("3.9.0", "Error while creating ephemeral at /brokers/ids/1 with return code: NODEEXISTS"),
+    ("2.4.1", "Error while creating ephemeral at /brokers/ids/1 as it already exists and error getting the node data "
+              "due to NONODE"),
+    ("2.2.0", "Error while deleting ephemeral node at /brokers/ids/1 with return code: NONODE"),
+    ("2.0.1", "Ignoring partition reassignment due to invalid json: Unexpected character ('}' (code 125))"),
     ("0.10.2.1", "[Kafka Server 1], starting"),
     ("2.8.1", "[KafkaServer id=1] shutting down"),
     ("3.3.2 real", "Kafka commitId: 96c5e882465d4b7e114ca6eae99d053ee5473929"),
