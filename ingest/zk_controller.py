@@ -413,8 +413,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Zookeeper session$"),
     _row("srv.zk.ephemeral_gone", "KafkaZkClient.scala CheckedEphemeral @1.1.1..@3.9", "1.1.0", None, "the",
          r"The ephemeral node at \S+ went away while reading it, attempting create\(\) again$"),
-    _row("srv.zk.ephemeral_error", "KafkaZkClient.scala CheckedEphemeral @1.1.1..@3.9 (ERROR; the owner mismatch ends "
-         "the attempt @1.1.1..@2.1.0 and from 3.5, in decimal before)", "1.1.0", None, "error",
+    _row("srv.zk.ephemeral_error", "KafkaZkClient.scala CheckedEphemeral @1.1.1..@3.9 (ERROR; the owner mismatch's ids "
+         "in decimal @1.1.1..@3.3.2, `0x` hex from 3.5)", "1.1.0", None, "error",
          r"Error while creating ephemeral at \S+(?: with return code: \w+|, node already exists and owner "
          r"'(?:0x[0-9a-f]+|-?\d+)' does not match current session '(?:0x[0-9a-f]+|-?\d+)'"
          r"| as it already exists and error getting the node data due to \w+)$"),
@@ -465,7 +465,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Broker info update callback for \d+$"),
     _row("ctl.broker.metadata", f"{KC} processBrokerModification @2.3..@3.9", "2.3.0", None, "updated",
          r"Updated broker metadata: .* -> .*$"),
-    _row("ctl.broker.metadata.1_1", f"{KC} processBrokerModification @1.1.1..@2.2.2 (2.3 prints both sides)", "1.1.0",
+    _row("ctl.broker.metadata.1_1", f"{KC} BrokerModifications @1.1.1..@2.2.2 (2.3 prints both sides)", "1.1.0",
          "2.2.2", "updated", r"Updated broker: Broker\(.*\)$"),
     _row("ctl.broker.shutting_removed", f"{KC} onBrokerFailure @0.8.0..@3.9", "0.8.0", None, "removed",
          r"Removed .* from list of shutting down brokers\.$"),
@@ -557,9 +557,10 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.reassign.done", f"ZkUtils.scala updatePartitionReassignmentData @0.8.0..@1.0.2 (seen in a real 1.0.2 "
          f"capture), {KC} @1.1.1..@3.9", "0.8.0", None, "no",
          r"No more partitions need to be reassigned\. Deleting zk path /admin/reassign_partitions$"),
-    _row("ctl.reassign.never_created", f"{KC} initiateReassignReplicasForTopicPartition @0.8.0..@2.3.1 (ERROR)", "0.8.0",
+    _row("ctl.reassign.never_created", f"{KC} ReassignedPartitionsIsrChangeListener @0.8.0, "
+         "processPartitionReassignmentIsrChange @2.3.1 (ERROR)", "0.8.0",
          "2.3.1", "error", r"Error handling reassignment of partition \S+ to replicas .* as it was never created$"),
-    _row("ctl.reassign.unknown_partition", f"{KC} PartitionReassignment @1.1.1..@2.3.1 (ERROR)", "1.1.0", "2.3.1",
+    _row("ctl.reassign.unknown_partition", f"{KC} maybeTriggerPartitionReassignment @1.1.1..@2.3.1 (ERROR)", "1.1.0", "2.3.1",
          "ignoring", r"Ignoring request to reassign partition \S+ that doesn't exist\.$"),
     _row("ctl.reassign.leader", f"{KC} moveReassignedPartitionLeaderIfRequired @0.8.0..@3.9", "0.8.0", None, "leader",
          r"Leader -?\d+ for partition \S+ being reassigned, is (?:not in the new list of replicas [\d,]*\. Re-electing leader"
@@ -796,7 +797,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Creating FeatureZNode at path: /feature with contents: FeatureZNode\(.*\)$"),
     _row("ctl.feature.znode.update", f"{KC} updateFeatureZNode @2.7.2..@3.9", "2.7.0", None, "updating",
          r"Updating FeatureZNode at path: /feature with contents: FeatureZNode\(.*\)$"),
-    _row("ctl.feature.znode.disabled", f"{KC} setupFeatureVersioning @2.7.2..@3.9 (WARN)", "2.7.0", None, "featureznode",
+    _row("ctl.feature.znode.disabled", f"{KC} enableFeatureVersioning @2.7.2..@3.9 (WARN)", "2.7.0", None, "featureznode",
          r"FeatureZNode at path: /feature with disabled status contains non-empty features: .*$"),
     _row("ctl.feature.incompatible", f"{KC} processBrokerChange @2.7.2..@3.9 (WARN)", "2.7.0", None, "ignoring",
          r"Ignoring registration of (?:new|bounced) brokers due to incompatibilities with finalized features: .*$"),
@@ -863,7 +864,7 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Rejecting AlterPartition (?:from node \d+ for \S+ because (?:leader is recovering and ISR is greater than 1"
          r"|the leader recovery state cannot change from RECOVERED to RECOVERING): .*"
          # (KRaft's controller writes the same words with Java lists: kraft.controller.alter_partition_rejected)
-         r"|request from node \d+ for \S+ because it specified ineligible replicas (?!\[).* in the new ISR "
+         r"|request from node \d+ for \S+ because it specified ineligible replicas .* in the new ISR "
          r"LeaderAndIsr\(.*\)\.)$"),
     _row("ctl.isr.alter.failed", f"{KC} processAlterIsr / tryProcessAlterPartition @2.7.2..@3.9 (ERROR; WARN and the "
          "bad-ZK-version one DEBUG without the ISR @3.0.2; INFO with it otherwise)", "2.7.0", None, "failed",
@@ -934,8 +935,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
          None, "current", r"Current log directory \S+ is same as requested log dir \S+\. Skipping future replica creation\.$"),
     # A follower (or future replica) whose fetched records start below its log start: its log is
     # restarted there. Replication, not leadership: no event.
-    _row("srv.log.restarted", "Partition.scala appendRecordsToFollowerOrFutureReplica @1.0.2 (`follower's`), "
-         "@1.1.1..@4.3.1 (`follower's` or `future replica's`)", "1.0.0", None, "unexpected",
+    _row("srv.log.restarted", "Partition.scala appendRecordsToFollower @1.0.2 (`follower's`), "
+         "appendRecordsToFollowerOrFutureReplica @1.1.1..@4.3.1 (`follower's` or `future replica's`)", "1.0.0", None,
+         "unexpected",
          r"Unexpected offset in append to \S+-\d+\. First offset -?\d+ is less than log start offset -?\d+\. Since this "
          r"is the first record to be appended to the (?:follower|future replica)'s log, will start the log from offset "
          r"-?\d+\.$"),
