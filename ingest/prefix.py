@@ -18,6 +18,7 @@ PREFIX_ROWS: tuple[tuple[str, str], ...] = (
     ("controller", r"\[Controller (?P<b>\d+)\]:? "),                            # controller.log 0.8-0.11; KRaft 3.0-3.4
     ("kraft", r"\[QuorumController id=(?P<b>\d+)\] "),                          # KRaft 3.5+
     ("kraft", r"\[RaftManager id=(?P<b>\d+)\] "),
+    ("kraft", r"\[KRaftMigrationDriver id=(?P<b>\d+)\] "),                      # KRaft 3.4-3.9, ZK migration
     ("partition", r"\[Partition (?P<t>\S+)-(?P<p>\d+) broker=(?P<b>\d+)\] "),    # server.log 1.0+
     ("partition", r"Partition \[(?P<t>[^,\]]+),(?P<p>\d+)\] on broker (?P<b>\d+): "),  # server.log 0.8-0.10
     ("listener", r"\[(?:Partition|Replica)StateMachine controllerId=(?P<b>\d+)\] "),  # 1.1+

@@ -396,6 +396,15 @@ PATTERNS: tuple[MessagePattern, ...] = (
        r"Failed to send LeaderAndIsr request with new (?:assigned replica list|replica assignment) ", _none),
     _p("sc.mark_offline", f"{_KC} @1.0.2..@3.9", "1.0.0", LAST_ZK, "Mark",
        r"Mark replicas [\w.,\-\[\] ]* on broker \d+ as offline$", _none),
+    # The KRaft controller's requests to the ZooKeeper brokers during a ZooKeeper migration (its
+    # state-change.log): the responses' errors only MigrationPropagatorBatch logs.
+    _p("sc.migration.stop_replica_error", "MigrationPropagatorBatch.scala @3.4.1..@3.9 (ERROR)", "3.4.0", LAST_ZK, "Received",
+       r"Received error \w+ in StopReplica (?:response .* from broker \d+|request for partition \S+-\d+ from broker \d+)$",
+       _none),
+    _p("sc.migration.offline", "MigrationPropagatorBatch.scala @3.4.1..@3.9 (ERROR; a LeaderAndIsr response's "
+       "KAFKA_STORAGE_ERROR partitions)", "3.4.0", LAST_ZK, "Found", r"Found [\w.,\-]+ on broker \d+ as offline$", _none),
+    _p("sc.migration.brokers", "MigrationPropagator.scala publishMetadata @3.5.2..@3.9 (the logger without its ident)",
+       "3.5.0", LAST_ZK, "Adding", r"Adding brokers Set\(.*\), removing brokers Set\(.*\)\.$", _none),
 
     # ---- broker side: what a broker records receiving ----
     _p("sc.broker.received.0_8", f"{_RM} @0.8.2.2..@0.9.0.1", "0.8.1", "0.9.0.1", "received",
@@ -549,6 +558,11 @@ PATTERNS: tuple[MessagePattern, ...] = (
        rf"Deleted partition {_TP_ANY} from metadata cache in response to UpdateMetadata request sent by "
        r"controller \d+ epoch \d+ with correlation id \d+$", _none),
     # 2.6+ INFO summaries (KAFKA-8470)
+    # A ZooKeeper broker in a migration, told the whole metadata by the KRaft controller (KIP-866): its
+    # logs of partitions that metadata no longer has are moved aside.
+    _p("sc.broker.stray_partitions", f"{_RM} becomeLeaderOrFollower @3.6.2..@3.9", "3.6.0", LAST_ZK, "While",
+       r"While handling full LeaderAndIsr request from KRaft controller \d+ with correlation id \d+, found \d+ stray "
+       r"partition\(s\)\.$", _none),
     _p("sc.broker.handling.summary", f"{_RM} @2.6.3..@3.9", "2.6.0", LAST_ZK, "Handling",
        r"Handling LeaderAndIsr request correlationId \d+ from controller \d+ for \d+ partitions$", _none),
     _p("sc.broker.stopped_fetchers.leader.summary", f"{_RM} @2.6.3..@3.9", "2.6.0", LAST_ZK, "Stopped",

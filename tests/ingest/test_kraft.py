@@ -30,6 +30,12 @@ def dump_events(line: str) -> list:
     return matched[1]
 
 
+# ZkMigrationLeadershipState.toString (3.4.1..3.9.2)
+MIGRATION_STATE = ("ZkMigrationLeadershipState{kraftControllerId=3000, kraftControllerEpoch=7, kraftMetadataOffset=431, "
+                   "kraftMetadataEpoch=7, lastUpdatedTimeMs=1718000000000, migrationZkVersion=3, controllerZkEpoch=6, "
+                   "controllerZkVersion=6}")
+
+
 def controller(message: str, level: str = "INFO"):
     prefix, body = strip_prefix(message)
     return match_message(body, LineContext(level, "org.apache.kafka.controller.QuorumController", prefix, "", "controller"), TABLE)
@@ -762,6 +768,142 @@ CONTROLLER_LINES = [
      "offline log directory: Disk error.", []),
     ("4.3.1", "[Broker id=1] Unable to delete replica orders-0 because we got an unexpected java.io.IOException exception: "
      "No space left on device", []),
+    # The ZooKeeper-to-KRaft migration, as the KRaft controller logs it (kafka-metadata and kafka_2.13
+    # sources jars of the release named: KRaftMigrationDriver, KafkaZkClient, the ZooKeeper migration clients)
+    ("3.9.2", "[KRaftMigrationDriver id=3000] 3000 transitioning from WAIT_FOR_CONTROLLER_QUORUM to WAIT_FOR_BROKERS state",
+     []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Migration driver trying to transition from an unknown state DUAL_WRITE", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Error transition in migration driver from ZK_MIGRATION to INACTIVE", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Had an exception in MigrateMetadataEvent", []),
+    ("3.7.0", "[KRaftMigrationDriver id=3000] Encountered ZooKeeper error during event MigrateMetadataEvent. Will retry.",
+     []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Not processing PollEvent because the event queue is closed.", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Shutting down KRaftMigrationDriver", []),
+    ("3.9.0", "[KRaftMigrationDriver id=3000] Current leader epoch is LeaderAndEpoch(leaderId=OptionalInt[3001], epoch=8), "
+     "but event was created with epoch LeaderAndEpoch(leaderId=OptionalInt[3000], epoch=7). Not running this event "
+     "SyncKRaftMetadataEvent.", []),
+    ("3.5.2", "[KRaftMigrationDriver id=3000] Expected driver state BECOME_CONTROLLER but found INACTIVE. Not running this "
+     "event BecomeZkControllerEvent.", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Recovering migration state", []),
+    ("3.4.1", f"[KRaftMigrationDriver id=3000] Recovered migration state {MIGRATION_STATE}. ZK migration is PRE_MIGRATION.",
+     []),
+    *(("3.4.1", f"[KRaftMigrationDriver id=3000] {name} transitioned from {MIGRATION_STATE} to {MIGRATION_STATE}", [])
+      for name in ("Recovery", "KRaftLeaderEvent is not active", "BecomeZkLeaderEvent", "Migrate metadata from Zk",
+                   "Create topic orders", "Updating config resource ConfigResource(type=TOPIC, name='orders')")),
+    *(("3.7.2", f"[KRaftMigrationDriver id=3000] {name}. Transitioned migration state from {MIGRATION_STATE} to "
+       f"{MIGRATION_STATE}", []) for name in ("Became active migration driver", "Claiming ZK controller leadership",
+                                              "Finished initial migration of ZK metadata to KRaft",
+                                              "Recovering migration state from ZK", "Re-reading migration state")),
+    ("3.5.0", f"[KRaftMigrationDriver id=3000] Updating ZK migration state after delta. Kept migration state as "
+     f"{MIGRATION_STATE}", []),
+    *(("3.9.2", f"[KRaftMigrationDriver id=3000] {name} in 1403825 ns. Transitioned migration state from {MIGRATION_STATE} "
+       f"to {MIGRATION_STATE}", []) for name in ("Became inactive migration driver", "Claimed ZK controller leadership",
+                                                 "Finished initial migration of ZK metadata to KRaft",
+                                                 "Recovered migration state from ZK", "Updated migration state")),
+    ("3.9.0", f"[KRaftMigrationDriver id=3000] Updated ZK migration state after snapshot in 98121 ns. Kept migration state "
+     f"as {MIGRATION_STATE}", []),
+    ("3.6.0", "[KRaftMigrationDriver id=3000] Initial migration of ZK metadata is not done.", []),
+    ("3.9.2 real", "[KRaftMigrationDriver id=3000] Waiting for the metadata layer to begin the migration transaction", []),
+    ("3.9.2 real", "[KRaftMigrationDriver id=3000] Finished waiting for the metadata layer to commit 3 migration records",
+     []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] Timed out while waiting for the metadata layer to commit migration record "
+     "batch", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Received a fatal error while waiting for the metadata layer to complete the "
+     "migration", []),
+    ("3.9.2 real", "[QuorumController id=3000] Starting migration of ZooKeeper metadata to KRaft.", []),
+    ("3.6.0", "[QuorumController id=3000] Starting ZK Migration without metadata transactions enabled. This is not safe "
+     "since a controller failover or processing error may lead to partially migrated metadata.", []),
+    ("3.9.2 real", "[QuorumController id=3000] Completing migration of ZooKeeper metadata to KRaft.", []),
+    ("3.9.2 real", "[QuorumController id=3000] Replayed a ZkMigrationStateRecord changing the migration state from "
+     "PRE_MIGRATION to MIGRATION.", []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] Still waiting for all controller nodes ready to begin the migration. due "
+     "to:Missing apiVersion from nodes: [3002]", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] Still waiting for all controller nodes ready to begin the migration. Not "
+     "ready due to:The following controllers do not have a registration: [3001]", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Controller Quorum is ready for Zk to KRaft migration", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Controller Quorum is ready for Zk to KRaft migration. Now waiting for ZK "
+     "brokers.", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Waiting for initial metadata publish before checking if Zk brokers are "
+     "registered.", []),
+    ("3.5.2", "[KRaftMigrationDriver id=3000] Waiting until we have received metadata before proceeding with migration", []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] No brokers are known to KRaft, waiting for brokers to register.", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Still waiting for ZK brokers [1, 2] to register with KRaft.", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] Still waiting for ZK brokers [3] found in metadata to register with KRaft.",
+     []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Zk brokers are registered and ready for migration", []),
+    ("3.8.1", "[KRaftMigrationDriver id=3000] The controller's ZkMigrationState is NONE which means this cluster should not "
+     "be migrated from ZooKeeper. This controller should not be configured with 'zookeeper.metadata.migration.enable' set "
+     "to true. Will not proceed with a migration.", []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] KRaft controller indicates a completed migration, but the migration driver is "
+     "somehow active.", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Migration is in already progress, not waiting on ZK brokers.", []),
+    ("3.9.0", "[KRaftMigrationDriver id=3000] Unable to claim leadership, will retry until we learn of a different KRaft "
+     "leader", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Starting ZK migration", []),
+    ("3.6.0", "[KRaftMigrationDriver id=3000] Migrating 12 records from ZK", []),
+    ("3.5.2", "[KRaftMigrationDriver id=3000] Completed migration of metadata from Zookeeper to KRaft. A total of 12 "
+     "metadata records were generated. The current metadata offset is now 431 with an epoch of 7. Saw 3 brokers in the "
+     "migrated metadata [1, 2, 3].", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] Completed migration of metadata from ZooKeeper to KRaft. 12 records were "
+     "generated in 54 ms across 1 batches. The average time spent waiting on a batch was 9.50 ms. The record types were "
+     "{TOPIC_RECORD=2, PARTITION_RECORD=6, CONFIG_RECORD=4}. The current metadata offset is now 431 with an epoch of 7. "
+     "Saw 3 brokers in the migrated metadata [1, 2, 3].", []),
+    ("3.6.0", "[KRaftMigrationDriver id=3000] Could not start the migration", []),
+    ("3.7.2", "[KRaftMigrationDriver id=3000] Aborting the metadata migration from ZooKeeper to KRaft. 4 records were "
+     "generated in 12 ms across 1 batches. The average time spent waiting on a batch was 3.00 ms. The record types were "
+     "{TOPIC_RECORD=1, PARTITION_RECORD=3}.", []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] Performing a full metadata sync from KRaft to ZK.", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Ignoring image MetadataProvenance(lastContainedOffset=412, "
+     "lastContainedEpoch=7, lastContainedLogTimeMs=1718000000000) which does not contain a superset of the metadata in "
+     "ZK. Staying in SYNC_KRAFT_TO_ZK until a newer image is loaded", []),
+    ("3.8.1", "[KRaftMigrationDriver id=3000] Made the following ZK writes when reconciling with KRaft state: "
+     "{CreateTopic=1, UpdatePartitions=3}", []),
+    ("3.5.2", "[KRaftMigrationDriver id=3000] Did not make any ZK writes when handling KRaft delta", []),
+    ("3.9.1", "[KRaftMigrationDriver id=3000] Did not make any ZK writes when reconciling with KRaft state.", []),
+    ("3.7.0", "[KRaftMigrationDriver id=3000] Sending RPCs to broker before moving to dual-write mode using at offset and "
+     "epoch OffsetAndEpoch(offset=431, epoch=7)", []),
+    ("3.6.0", "[KRaftMigrationDriver id=3000] Not sending metadata RPCs with current metadata image since does not contain "
+     "the offset that was last written to ZK during the migration. Image offset OffsetAndEpoch(offset=400, epoch=7) is less "
+     "than migration leadership state offset OffsetAndEpoch(offset=431, epoch=7)", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Ignoring using metadata image since migration leadership state is at a "
+     "greater offset and epoch OffsetAndEpoch(offset=431, epoch=7)", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Sending RPCs to brokers for metadata delta.", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Sending incremental metadata RPCs to brokers for delta.", []),
+    ("3.5.0", "[KRaftMigrationDriver id=3000] Not sending RPCs to brokers for metadata snapshot since no relevant metadata "
+     "has changed", []),
+    ("3.8.1", "[KRaftMigrationDriver id=3000] Received metadata delta, but the controller is not in dual-write mode. "
+     "Ignoring the change to be replicated to Zookeeper", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] Received metadata delta with LeaderAndEpoch(leaderId=OptionalInt[3000], "
+     "epoch=7), but the current leader and epoch is LeaderAndEpoch(leaderId=OptionalInt[3001], epoch=8).Ignoring this "
+     "metadata update.", []),
+    ("3.6.0", "[KRaftMigrationDriver id=3000] Encountered an empty MetadataImage while waiting for the first image to be "
+     "published. Ignoring this image since it either does not include bootstrap records or it is a valid image for an "
+     "older unsupported metadata version.", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] Ignoring delta MetadataProvenance(lastContainedOffset=412, "
+     "lastContainedEpoch=7, lastContainedLogTimeMs=1718000000000) since the migration has not finished.", []),
+    ("3.4.1", "[KRaftMigrationDriver id=3000] Ignoring snapshot MetadataProvenance(offset=400, epoch=7, "
+     "lastContainedLogTimeMs=1718000000000) which contains metadata that has already been written to ZK.", []),
+    ("3.9.2", "KRaft controller 3000 overwriting /controller to become the active controller with ZK epoch 6. The previous "
+     "controller was 1.", []),
+    ("3.4.1", "KRaft controller 3000 creating /controller to become the active controller with ZK epoch 1. There was no "
+     "active controller.", []),
+    ("3.9.2", "Successfully registered KRaft controller 3000 with ZK epoch 6", []),
+    ("3.6.2", "The ephemeral node at /controller was created by another controller while trying to register KRaft "
+     "controller 3000 with ZK epoch 6. KRaft controller was not registered.", []),
+    ("3.5.2", "ZooKeeper had an error while trying to register KRaft controller 3000 with ZK epoch 6. KRaft controller was "
+     "not registered.", []),
+    ("3.7.2", f"Performing 2 migration update(s) with migrationState={MIGRATION_STATE}", []),
+    ("3.4.1", "Could not find partition state in ZK for orders-0. Initializing this partition with ISR={1,2,3} and "
+     "leaderEpoch=0.", []),
+    ("3.6.2", "Found 1 pending topic deletions. These will be not migrated to KRaft. After the migration, the brokers will "
+     "reconcile their logs with these pending topic deletions.", []),
+    ("3.6.2", "Not migrating pending deleted topic: old-orders", []),
+    ("3.5.2", "Skipping unknown client quota entity ClientQuotaEntity(entries={ip=10.0.0.1, user=alice})", []),
+    ("3.5.2", "Recursively creating ZNode /config/topics and attempting to write ConfigResource(type=TOPIC, "
+     "name='orders') configs a second time.", []),
+    ("3.4.1", "Not updating ZK for ConfigResource(type=BROKER_LOGGER, name='1') since it is not a Broker or Topic entity.",
+     []),
+    ("3.6.2", "Did not delete ConfigResource(type=TOPIC, name='orders') since the node did not exist.", []),
 ]
 
 
@@ -825,7 +967,7 @@ def test_controller_fixture_release_lies_in_its_row_range(version, message):
 
 def test_every_controller_row_has_a_line():
     rows = {p.name for p in kraft.CONTROLLER_PATTERNS + kraft.REPLAY_COPY_PATTERNS + kraft.EVENT_FAILED_PATTERNS
-            + kraft.BROKER_PATTERNS}
+            + kraft.MIGRATION_PATTERNS + kraft.BROKER_PATTERNS}
     matched = {controller(m)[0].name for _, m, _ in CONTROLLER_LINES}
     assert rows <= matched, sorted(rows - matched)
 

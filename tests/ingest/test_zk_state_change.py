@@ -395,6 +395,23 @@ FIXTURES = [
             "reassigned orders-0", [], level="ERROR"),
     Fixture("2.4.1", "sc.mark_offline",
             "[Controller id=1 epoch=2] Mark replicas orders-0,orders-1 on broker 2 as offline", [], level="INFO"),
+    # The KRaft controller's requests to ZooKeeper brokers in a migration (kafka_2.13 sources jar of the release named)
+    Fixture("3.6.2", "sc.migration.stop_replica_error",
+            "[Controller id=3000] Received error NOT_CONTROLLER in StopReplica response StopReplicaResponseData(errorCode=41, "
+            "partitionErrors=[]) from broker 2", [], level="ERROR"),
+    Fixture("3.9.0", "sc.migration.stop_replica_error",
+            "[Controller id=3000] Received error KAFKA_STORAGE_ERROR in StopReplica request for partition orders-0 from "
+            "broker 2", [], level="ERROR"),
+    Fixture("3.4.1", "sc.migration.offline",
+            "[Controller id=3000] Found orders-0,orders-1 on broker 2 as offline", [], level="ERROR"),
+    # 3.9.2, a real migration (tests/kafka_cluster/harness.py's ZkCluster and a KRaft controller, zookeeper.metadata.migration.enable)
+    Fixture("3.9.2", "sc.migration.brokers",
+            "Adding brokers Set(), removing brokers Set(2 : (EndPoint(127.0.0.1,52313,ListenerName(PLAINTEXT),PLAINTEXT)) : "
+            "null : Features{(kraft.version -> SupportedVersionRange[min_version:0, max_version:1]), (metadata.version -> "
+            "SupportedVersionRange[min_version:21, max_version:21])}).", [], level="INFO"),
+    Fixture("3.9.2", "sc.broker.stray_partitions",
+            "[Broker id=1] While handling full LeaderAndIsr request from KRaft controller 3000 with correlation id 1, found "
+            "0 stray partition(s).", [], level="INFO"),
     # ---------------- broker side ----------------
     # 0.8-0.11 print the replicas from a Set: not in assignment order, so not kept.
     Fixture("0.8.2.2", "sc.broker.received.0_8",
