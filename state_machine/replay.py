@@ -1170,9 +1170,13 @@ class PartitionReplay:
         leader epoch tells nothing new (Kafka's broker ignores it too); a newer one is a
         decision whose controller-side line is absent (INFO level, missing file)."""
         epoch = record.leader_epoch
-        if record.leader is None or epoch is None or epoch <= max(self.leader_epoch, self.recorded_epoch):
-            return
-        self.on_leader_and_isr(record)
+        if record.leader is not None and epoch is not None and epoch > max(self.leader_epoch, self.recorded_epoch):
+            self.on_leader_and_isr(record)
+        if not self.replicas and record.replicas and self.leader >= 0 and not self.deleting:
+            # A led partition whose creation the input does not hold (before its first line, or a
+            # topic a migration's KRaft controller created, real 3.9.2): a broker's copy names its
+            # replicas.
+            self.replicas = tuple(record.replicas)
 
     def _complete_election(self, record: Event, isr: tuple[int, ...]) -> None:
         """The LeaderAndIsr request after a leader-only election line (ZK <= 1.0) is the same
@@ -1243,6 +1247,23 @@ class PartitionReplay:
             # the controller's next write (real 2.4.1: "ISR updated to [2,1,3] and zkVersion updated
             # to [6]" after the reassignment's election at zkVersion 7). It sets nothing off.
             return
+        first_write = self._first_znode_write() if self.pending and self._isr_write_before_pending(event) else None
+        if first_write is not None:
+            # The leader's write went in before the pending steps' first write of the znode: its
+            # conditional write expected the zkVersion that step has not written yet (real 3.9.2:
+            # the leader's "ISR updated to 2,3,1 and version updated to 2" logged after the
+            # controller took its broker's controlled shutdown, whose election wrote version 3).
+            # The steps before that one go first, then the write with what it sets off; the rest
+            # wait for their records.
+            waiting, self.pending = self.pending[first_write:], self.pending[:first_write]
+            self._flush(event)
+            if tuple(event.isr) == self.isr:
+                self._note_recorded(event)
+            else:
+                self._leader_isr_update(event, tuple(event.isr))
+                self._check_reassignment(event, self.isr)
+            self.pending.extend(waiting)
+            return
         self._flush(event)
         if self._epoch_regressed(event):
             return
@@ -1263,6 +1284,25 @@ class PartitionReplay:
             return
         self._leader_isr_update(event, tuple(event.isr))
         self._check_reassignment(event, self.isr)
+
+    def _isr_write_before_pending(self, event: Event) -> bool:
+        """The current leader's ISR write at the zkVersion after the replayed one (the next
+        write the znode took), in the leader's current epoch."""
+        return (event.zk_version is not None and 0 <= self.zk_version and event.zk_version == self.zk_version + 1
+                and event.leader is not None and event.leader == self.leader
+                and event.leader_epoch in (None, self.leader_epoch))
+
+    def _first_znode_write(self) -> int | None:
+        """The first pending step that writes the partition's leader and ISR (an election that
+        happens, a replica taken out of the ISR, an epoch bump): None if no step does."""
+        for i, step in enumerate(self.pending):
+            if step.op == OP_PARTITION:
+                if step.target is P.OnlinePartition and not (step.conditional and self.state not in _ELECTABLE):
+                    return i
+            elif (step.op == OP_REPLICA and step.target is R.OfflineReplica and step.replica in self.isr) \
+                    or step.op == OP_EPOCH_BUMP:
+                return i
+        return None
 
     def _isr_write_superseded(self, event: Event) -> bool:
         """The znode has already been written at a later zkVersion than this ISR write's."""

@@ -464,6 +464,38 @@ def test_failed_write_of_a_deposed_leader_is_no_regression(era):
     assert [v.rule for v in unfenced.violations] == (["LEADER_EPOCH_REGRESSION"] if era in HELD else [])
 
 
+def test_a_leaders_write_logged_after_the_input_that_deposed_it_went_in_first():
+    """Real 3.9.2 (a rolling restart): the controller commits leader 1's ISR expansion [1,2] ->
+    [1,2,3] at zkVersion 2, then takes broker 1's controlled shutdown, whose election writes
+    zkVersion 3; the leader logs its commit ("ISR updated to 1,2,3 and version updated to 2")
+    between the two. The write expected zkVersion 1, so it went in before the shutdown's
+    election: replayed first, the election sees its ISR. At zkVersion 3 it would have come
+    after the election: a deposed leader's write."""
+    base = (*BASE, e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], zk_version=1, **C1),
+            e("ControlledShutdown", brokers=[1]))
+    elected = e("LeaderAndIsr", leader=2, leader_epoch=2, isr=[2, 3], zk_version=3, **C1)
+    r = replay("3.9.2", *base, e("IsrChange", leader=1, isr=[1, 2, 3], zk_version=2, recording_broker=1), elected)
+    clean(r)
+    assert [(row.leader, row.leader_epoch, row.isr) for row in r.rows][-3:] == [(1, 1, (1, 2)), (1, 1, (1, 2, 3)),
+                                                                                (2, 2, (2, 3))]
+    assert r.rows[-1].election == "controlled_shutdown"   # the shutdown's election, still pending, claimed
+    late = replay("3.9.2", *base, e("IsrChange", leader=1, isr=[1, 2, 3], zk_version=3, recording_broker=1), elected)
+    assert [v.rule for v in late.violations] == ["LEADER_EPOCH_REGRESSION"]
+
+
+def test_a_partition_created_out_of_sight_takes_its_replicas_from_a_brokers_copy():
+    """Real 3.9.2 (a migration in dual write): the KRaft controller created topic `after`; no
+    ZooKeeper-mode line records its creation, and the controller's send line gives no replicas;
+    the brokers' copies of the request do (LeaderAndIsrPartitionState replicas=[2, 3, 1])."""
+    sent = e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3, 1], zk_version=0, controller_id=3000, controller_epoch=5)
+    copy = e("LeaderAndIsrReceived", leader=2, leader_epoch=0, isr=[2, 3, 1], zk_version=0, replicas=[2, 3, 1],
+             controller_id=3000, controller_epoch=5, recording_broker=1)
+    r = replay("3.9.2", e("ControllerFailover", brokers=[1, 2, 3], controller_id=3000, controller_epoch=5), sent, copy,
+               e("IsrChange", leader=2, isr=[2, 3], zk_version=1, recording_broker=2))
+    clean(r)
+    assert (r.rp.replicas, r.rows[-1].replicas) == ((2, 3, 1), (2, 3, 1))
+
+
 def test_a_proposal_commits_at_the_next_event_or_at_the_end():
     shrink = e("IsrChangeProposed", leader=1, isr=[1, 2], recording_broker=1)
     # Another broker's failed write (a stale leader of its own) leaves broker 1's proposal alone.
