@@ -549,7 +549,6 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     *(_row(f"kraft.controller.zk_migration_35.{word.lower()}", f"{_QC} @3.5.2", "3.5.0", "3.5.2", word, regex, _nothing)
       for word, regex in (
           ("Loaded", r"Loaded ZK migration state of \w+$"),
-          ("Cannot", r"Cannot run write operation \S+ in pre-migration mode\. Returning NOT_CONTROLLER\.$"),
           ("Starting", r"Starting ZK Migration$"),
           ("Completing", r"Completing ZK Migration$|Completing the ZK migration since this controller was configured with "
                          r"'zookeeper\.metadata\.migration\.enable' set to 'false'\.$"),
@@ -918,6 +917,8 @@ MIGRATION_PATTERNS: tuple[MessagePattern, ...] = _migration_rows((
      r"Ignoring \w+ .+ which contains metadata that has already been written to ZK\.$"),
     # The controller writing the migrated records (QuorumController's MigrationRecordConsumer; its
     # ZkMigrationStateRecord's replay), 3.6-3.9 (3.5: kraft.controller.zk_migration_35 rows).
+    ("pre_migration_write", f"{_QC} ControllerWriteEvent @3.5.0..@3.9.0 (a real 3.9.2 capture)", "3.5.0", "3.9.2",
+     "Cannot", r"Cannot run write operation \S+ in pre-migration mode\. Returning NOT_CONTROLLER\.$"),
     ("transaction_begin", f"{_QC} beginMigration @3.6.0..", "3.6.0", "3.9.2", "Starting",
      r"Starting migration of ZooKeeper metadata to KRaft\.$"),
     ("no_transaction", f"{_QC} beginMigration WARN @3.6.0.. (metadata.version below 3.6-IV1)", "3.6.0", "3.9.2", "Starting",

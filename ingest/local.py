@@ -117,9 +117,9 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                     # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
                     leader_changes.append((fact["offset"], fact["leader"]))
                 elif fact.get("fact") == "raft_epoch":
-                    kraft = True
                     epoch, offset = fact["epoch"], fact.get("base_offset")   # no offset: a controller.log line
                     if offset is not None:
+                        kraft = True
                         batch_epochs[offset] = epoch
                     if fact.get("leader") is not None:
                         named.setdefault(epoch, set()).add(fact["leader"])
@@ -142,9 +142,14 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
             named.setdefault(batch_epochs[offset], set()).add(leader)
     for epoch, row in epochs.items():
         row["controller_id"] = max(named[epoch]) if epoch in named else None
+    # Without the metadata log the cluster is replayed in a ZooKeeper era, where a Raft epoch is no
+    # controller epoch: a ZooKeeper-to-KRaft migration's KRaft controller (its controller.log names
+    # its Raft epochs) takes /controller with a ZooKeeper epoch ("with ZK epoch 4"), which its
+    # requests to the ZooKeeper brokers carry (jobs.ingest_spark alike).
+    failovers = list(epochs.values()) if kraft else []
     seen, unique = set(), []
     # One sort: the events in recorded order; of several copies of one, the first is kept.
-    for row in sorted(rows + list(epochs.values()), key=order_key):
+    for row in sorted(rows + failovers, key=order_key):
         topic_id = row.pop("topic_id", None)
         if row.get("topic") is None and topic_id is not None:
             row["topic"] = names.get(topic_id, topic_id)

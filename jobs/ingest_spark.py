@@ -565,7 +565,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
         # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
         kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
-        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft)
+        logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
+        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
@@ -641,14 +642,14 @@ def profile_aggregates() -> dict:
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
-                cached: list[DataFrame], kraft: bool) -> tuple[DataFrame, int, dict]:
+                cached: list[DataFrame], kraft: bool, logs: list[str]) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
-    Appends what it caches to `cached`."""
+    `logs`: the clusters whose metadata log the input holds. Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
     dup_counts, spans = 0, []
     if kraft:
-        logged, dup_counts, spans = _kraft_events(logged, rows)
+        logged, dup_counts, spans = _kraft_events(logged, rows, logs)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     kept = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS,
                          *([TRANSACTION_SPAN] if spans else [])).persist()
@@ -660,10 +661,12 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
     return numbered, dup_counts, transactions
 
 
-def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, list]:
+def _kraft_events(logged: DataFrame, rows: DataFrame, logs: list[str]) -> tuple[DataFrame, int, list]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
     metadata record, those of metadata transactions tagged (`_tag_transactions`), the Raft
-    epochs' ControllerFailovers; how many copies were dropped, and the transactions' spans."""
+    epochs' ControllerFailovers of the clusters whose metadata log is read (`logs`; the others
+    are replayed in a ZooKeeper era, where a Raft epoch is no controller epoch: ingest.local
+    alike); how many copies were dropped, and the transactions' spans."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -683,7 +686,8 @@ def _kraft_events(logged: DataFrame, rows: DataFrame) -> tuple[DataFrame, int, l
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
     logged, spans = _tag_transactions(logged, facts)
     # A Raft epoch's ControllerFailover is no record of a transaction: untagged, it stays.
-    return logged.unionByName(_raft_failovers(facts), allowMissingColumns=True), int(dup_counts), spans
+    failovers = _raft_failovers(facts.where(F.col("cluster").isin(logs)))
+    return logged.unionByName(failovers, allowMissingColumns=True), int(dup_counts), spans
 
 
 def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:

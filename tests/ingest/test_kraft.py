@@ -811,6 +811,8 @@ CONTROLLER_LINES = [
     ("3.6.2", "[KRaftMigrationDriver id=3000] Received a fatal error while waiting for the metadata layer to complete the "
      "migration", []),
     ("3.9.2 real", "[QuorumController id=3000] Starting migration of ZooKeeper metadata to KRaft.", []),
+    ("3.9.2 real", "[QuorumController id=3000] Cannot run write operation maybeFenceReplicas in pre-migration mode. "
+     "Returning NOT_CONTROLLER.", []),
     ("3.6.0", "[QuorumController id=3000] Starting ZK Migration without metadata transactions enabled. This is not safe "
      "since a controller failover or processing error may lead to partially migrated metadata.", []),
     ("3.9.2 real", "[QuorumController id=3000] Completing migration of ZooKeeper metadata to KRaft.", []),

@@ -35,7 +35,7 @@ class Scenario:
     mode: str            # "zk" | "kraft"
     version: str         # the Kafka release run
     log_level: str       # state.change.logger level: TRACE (stock before 2.6), or INFO (stock since 2.6)
-    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops" or "elr"
+    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops", "elr" or "migration"
     features: tuple[str, ...] = ()   # KRaft: feature levels formatted with (name=level); none: the release's defaults
 
     @property
@@ -60,6 +60,10 @@ SCENARIOS: dict[str, Scenario] = {
     "kraft-3.x": Scenario("kraft", KRAFT3_VERSION, "INFO"),
     "zk-2.4-ops": Scenario("zk", ZK24_VERSION, "TRACE", "ops"),
     "zk-3.9-ops": Scenario("zk", ZK_VERSION, "INFO", "ops"),
+    # A ZooKeeper-to-KRaft migration in dual write: ZooKeeper-mode brokers, and a KRaft controller
+    # (controller-3000/) deciding for them; no metadata-log dump, so replayed in ZooKeeper mode. At
+    # TRACE: at INFO no ZooKeeper-mode line names the replicas of a topic the KRaft controller created.
+    "zk-3.9-migration": Scenario("zk", ZK_VERSION, "TRACE", "migration"),
     "kraft-ops": Scenario("kraft", KRAFT_VERSION, "INFO", "ops"),
     "kraft-elr": Scenario("kraft", KRAFT_VERSION, "INFO", "elr"),
     # 4.0 with ELR turned on (off by default there): the era whose controller elects a last known
@@ -79,8 +83,9 @@ def make_cluster(scenario: Scenario, workdir: Path, fetch: bool = False) -> Clus
 
 
 def copy_logs(cluster: Cluster, out: Path) -> None:
-    for node_id, node in cluster.nodes.items():
-        target = out / f"broker-{node_id}"
+    migration = getattr(cluster, "migration_controller", None)   # ZkCluster.start_migration_controller
+    for node in [*cluster.nodes.values(), *([migration] if migration else [])]:
+        target = out / node.dir.name          # broker-<id>, controller-<id>
         target.mkdir(parents=True, exist_ok=True)
         for name in LOG_FILES:
             for path in sorted(node.logs_dir.glob(f"{name}*")):   # + hourly rolled files, name.yyyy-MM-dd-HH

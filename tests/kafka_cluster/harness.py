@@ -689,6 +689,12 @@ class Cluster:
         self.client_config = self.tools_dir / "client.properties"
         self.client_config.write_text(TOOLS_CLIENT_PROPERTIES)
 
+    def kafka_process(self, d: Path) -> JavaProcess:
+        """The Kafka server of node directory `d` (its server.properties, its logs/), named after it."""
+        logging = log_config(self.dist, d / "log4j", self.state_change_level)
+        return JavaProcess(d.name, java_argv(self.dist, self.dist.main("broker"), [str(d / "server.properties")],
+                                             BROKER_JVM + logging + [f"-Dkafka.logs.dir={d / 'logs'}"]), d / "console.out", d)
+
     # -- context: every process dies with the context, pass or fail
     def __enter__(self):
         return self
@@ -914,14 +920,71 @@ class ZkCluster(Cluster):
                 "controller.socket.timeout.ms": 10000,
                 **COMMON_BROKER,
             }))
-            logging = log_config(self.dist, d / "log4j", self.state_change_level)
-            proc = JavaProcess(f"broker-{node_id}", java_argv(
-                self.dist, self.dist.main("broker"), [str(props)],
-                BROKER_JVM + logging + [f"-Dkafka.logs.dir={d / 'logs'}"]), d / "console.out", d)
+            proc = self.kafka_process(d)
             self.nodes[node_id] = Node(node_id, d, port, None, proc)
 
     def processes(self) -> list[JavaProcess]:
-        return super().processes() + [self.zookeeper]
+        return super().processes() + [self.zookeeper] + ([self.migration_controller.process]
+                                                          if self.migration_controller else [])
+
+    # -- a ZooKeeper-to-KRaft migration (KIP-866, 3.4-3.9), Kafka's documented steps: a KRaft
+    # controller with zookeeper.metadata.migration.enable, formatted with the ZooKeeper cluster's id;
+    # then every broker restarted with migration on and the controller quorum named. The controller
+    # copies ZooKeeper's metadata into its metadata log, takes /controller with the next ZooKeeper
+    # epoch and sends the brokers their requests (dual write), until the migration is finalized.
+    migration_controller: Node | None = None
+
+    def start_migration_controller(self, node_id: int = 3000) -> Node:
+        """Start the KRaft controller of a migration; returns once it waits for the brokers."""
+        if self.release < (3, 4):
+            raise ValueError(f"Kafka {self.version} has no ZooKeeper migration (3.4+)")
+        port = free_ports(1)[0]
+        d = self.workdir / f"controller-{node_id}"
+        (d / "logs").mkdir(parents=True, exist_ok=True)
+        props = d / "server.properties"
+        props.write_text(_properties({
+            "process.roles": "controller",
+            "node.id": node_id,
+            "controller.quorum.voters": f"{node_id}@{HOST}:{port}",
+            "controller.listener.names": "CONTROLLER",
+            "listeners": f"CONTROLLER://{HOST}:{port}",
+            "listener.security.protocol.map": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+            "zookeeper.metadata.migration.enable": "true",
+            "zookeeper.connect": f"{HOST}:{self.zk_port}",
+            "log.dirs": d / "data",
+        }))
+        cluster_id = json.loads(self.zk_get("/cluster/id"))["id"]
+        self.tool("storage", "format", "--cluster-id", cluster_id, "--config", str(props), timeout=120)
+        proc = self.kafka_process(d)
+        node = self.migration_controller = Node(node_id, d, port, port, proc)
+        node.mark_logs()
+        proc.start()
+        self.wait_migration("the KRaft controller to wait for the brokers", "Now waiting for ZK brokers")
+        return node
+
+    def wait_migration(self, what: str, line: str, timeout: float = 240) -> None:
+        """Until the migration's controller writes `line` to its server.log."""
+        node = self.migration_controller
+
+        def written() -> bool:
+            if not node.process.alive:
+                raise RuntimeError(f"controller {node.id} exited; see {node.process.console}")
+            return line in node.log_since_start()
+        wait_for(what, written, timeout)
+
+    def enable_migration(self, broker: int) -> None:
+        """Restart `broker` (a controlled shutdown, SIGTERM) with migration on and the KRaft
+        controller named (the inter-broker protocol pinned to the release, as the migration asks)."""
+        node, controller = self.nodes[broker], self.migration_controller
+        props = node.dir / "server.properties"
+        props.write_text(props.read_text().replace("listener.security.protocol.map=PLAINTEXT:PLAINTEXT",
+                                                   "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT")
+                         + _properties({"zookeeper.metadata.migration.enable": "true",
+                                        "controller.quorum.voters": f"{controller.id}@{HOST}:{controller.port}",
+                                        "controller.listener.names": "CONTROLLER",
+                                        "inter.broker.protocol.version": ".".join(map(str, self.release[:2]))}))
+        self.stop_node(broker, signal.SIGTERM, timeout=120)
+        self.start_node(broker)
 
     def start(self) -> None:
         self.zookeeper.start()
@@ -1003,10 +1066,7 @@ class KRaftCluster(Cluster):
                 "broker.session.timeout.ms": 3000,       # default 9 s: a killed node is fenced in ~3 s
                 **COMMON_BROKER,
             }))
-            logging = log_config(self.dist, d / "log4j", self.state_change_level)
-            proc = JavaProcess(f"broker-{node_id}", java_argv(
-                self.dist, self.dist.main("broker"), [str(props)],
-                BROKER_JVM + logging + [f"-Dkafka.logs.dir={d / 'logs'}"]), d / "console.out", d)
+            proc = self.kafka_process(d)
             self.nodes[node_id] = Node(node_id, d, port, cport, proc)
 
     def format(self) -> None:

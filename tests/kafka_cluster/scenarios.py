@@ -11,7 +11,8 @@ read of the /controller znode, to find the controller). One capture runs all ste
 (capture.py adds start_cluster before them and kill_cluster after). The scenarios named `*-ops` run
 a second history instead, run_ops: partitions added, a topic deleted with a replica down, and a
 partition whose whole ISR goes down with unclean elections disabled. `kraft-elr` runs a third,
-run_elr: a leader elected from KIP-966's eligible leader replicas. Each step is recorded with its
+run_elr: a leader elected from KIP-966's eligible leader replicas. `zk-3.9-migration` runs a fourth,
+run_migration: a ZooKeeper cluster moved onto a KRaft controller. Each step is recorded with its
 name, start `time` and `end` (UTC, ISO 8601) and what it acted on (broker, signal, targets).
 
 The kill -9 hits the controller (ZK: /controller; KRaft: the quorum leader), the SIGTERM another
@@ -404,7 +405,43 @@ def run_elr(c: Cluster, rec: Recorder) -> dict:
     return {"unclean": None}
 
 
-HISTORIES = {"main": run_all, "ops": run_ops, "elr": run_elr}
+def run_migration(c: Cluster, rec: Recorder) -> dict:
+    """A ZooKeeper cluster moved onto a KRaft controller (3.4-3.9, KIP-866) and left in dual write,
+    none of it unclean: topic `orders` written, the KRaft controller started (ZkCluster.
+    start_migration_controller), every broker restarted with migration on (a rolling restart, each a
+    controlled shutdown under the ZooKeeper controller), the metadata migrated and /controller taken
+    by the KRaft controller; then, with it deciding, a topic created and a broker killed (-9) and
+    restarted. Returns {"unclean": None}."""
+    if not isinstance(c, ZkCluster):
+        raise ValueError("a migration starts from a ZooKeeper cluster")
+    with rec.step("create_topics", topics=["orders"], controller=c.controller_id()) as s:
+        create_topic(c, "orders", "--partitions", "2", "--replication-factor", "3")
+        c.wait_fully_replicated()
+        s["producer"] = {"orders": produce(c, "orders", 500)}
+    with rec.step("start_kraft_controller", node=3000):
+        c.start_migration_controller(3000)
+    for broker in c.broker_ids:
+        with rec.step("restart_with_migration", broker=broker, signal="SIGTERM"):
+            c.enable_migration(broker)
+    with rec.step("metadata_migrated") as s:
+        c.wait_migration("the metadata migration to complete", "Completed migration of metadata from ZooKeeper to KRaft")
+        c.wait_migration("dual write", "transitioning from KRAFT_CONTROLLER_TO_BROKER_COMM to DUAL_WRITE state")
+        c.wait_fully_replicated()
+        s["controller"] = c.controller_id()   # /controller: the KRaft controller now
+    with rec.step("create_topic_dual_write", topics=["after"]):
+        create_topic(c, "after", "--partitions", "1", "--replication-factor", "3")
+        c.wait_fully_replicated()
+    victim = c.broker_ids[1]
+    with rec.step("kill9_broker", broker=victim, signal="SIGKILL"):
+        c.stop_node(victim, signal.SIGKILL)
+        c.wait_partitions(f"leaders and ISRs to leave killed broker {victim}", not_on(victim))
+    with rec.step("restart_killed", broker=victim):
+        c.start_node(victim)
+        c.wait_fully_replicated()
+    return {"unclean": None}
+
+
+HISTORIES = {"main": run_all, "ops": run_ops, "elr": run_elr, "migration": run_migration}
 
 
 def eligible_leader_replicas(c: Cluster) -> bool:

@@ -177,6 +177,9 @@ STEPS = {
             "fragile_restart_isr", "kill_cluster"],
     "elr": ["start_cluster", "elr_create_topic", "elr_shutdown_follower", "elr_kill_leader", "elr_restart_follower",
             "elr_restart_leader", "kill_cluster"],
+    "migration": ["start_cluster", "create_topics", "start_kraft_controller", "restart_with_migration",
+                  "restart_with_migration", "restart_with_migration", "metadata_migrated", "create_topic_dual_write",
+                  "kill9_broker", "restart_killed", "kill_cluster"],
 }
 
 
@@ -205,7 +208,8 @@ def assert_capture_is_complete(d: Path, scenario: str) -> None:
     assert times == sorted(times), "steps are recorded in the order they ran"
 
     unclean = m["expected"]["unclean"]
-    assert (unclean is None) is (spec.history == "elr" or (spec.history == "ops" and not eligible_leader_replicas(d)))
+    assert (unclean is None) is (spec.history in ("elr", "migration")
+                                 or (spec.history == "ops" and not eligible_leader_replicas(d)))
     if unclean is not None:
         assert {k: type(unclean[k]) for k in ("topic", "partition", "leader", "leader_epoch")} == \
                {"topic": str, "partition": int, "leader": int, "leader_epoch": int}
@@ -263,6 +267,16 @@ def test_captured_logs_show_the_expected_unclean_election(scenario):
             assert any(f'"isr":[{a}]' in c and f'"eligibleLeaderReplicas":[{b}]' in c for c in changes), changes
             elected = [c for c in changes if f'"leader":{b}' in c]
             assert elected and not any('"leaderRecoveryState":1' in c for c in elected), changes
+        return
+    if m.get("history") == "migration":
+        # Nothing unclean; Kafka's own record of the migration: the KRaft controller copied the metadata
+        # and took /controller, and every broker took its whole state from it (a full LeaderAndIsr).
+        controller = (d / "controller-3000" / "server.log").read_text()
+        assert "Completed migration of metadata from ZooKeeper to KRaft" in controller
+        assert re.search(r"Successfully registered KRaft controller 3000 with ZK epoch \d+", controller)
+        for broker in m["brokers"]:
+            assert "While handling full LeaderAndIsr request from KRaft controller 3000" in \
+                (d / f"broker-{broker}" / "state-change.log").read_text(), broker
         return
     if u is None and m["mode"] == "kraft":
         # The operations history, KRaft without ELR: the ISR member's return is a clean election.

@@ -6,7 +6,8 @@ end every partition where `kafka-topics --describe` last saw it. The operations 
 2.4.1 TRACE, 3.9.2 INFO, 4.3.1 KRaft) holds none in ZooKeeper mode, and in KRaft the one Kafka
 itself marks unclean (the last known leader, KIP-966). The ELR history (`kraft-elr`, 4.3.1) holds
 none: its one election outside the ISR is from the eligible leader replicas. `kraft-4.0-ops` and
-`kraft-4.0-elr` are the same two histories on KRaft 4.0.2 formatted with ELR on."""
+`kraft-4.0-elr` are the same two histories on KRaft 4.0.2 formatted with ELR on. `zk-3.9-migration`
+(3.9.2 TRACE) moves a ZooKeeper cluster onto a KRaft controller and runs it in dual write: none."""
 from __future__ import annotations
 
 import json
