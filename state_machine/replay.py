@@ -1257,11 +1257,7 @@ class PartitionReplay:
             # wait for their records.
             waiting, self.pending = self.pending[first_write:], self.pending[:first_write]
             self._flush(event)
-            if tuple(event.isr) == self.isr:
-                self._note_recorded(event)
-            else:
-                self._leader_isr_update(event, tuple(event.isr))
-                self._check_reassignment(event, self.isr)
+            self._apply_isr_write(event)
             self.pending.extend(waiting)
             return
         self._flush(event)
@@ -1277,9 +1273,12 @@ class PartitionReplay:
             return
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             self.leader_epoch = event.leader_epoch
+        self._apply_isr_write(event)
+
+    def _apply_isr_write(self, event: Event) -> None:
+        """The leader's write takes effect. The same ISR is the same change logged twice
+        ("Shrinking ISR from ..." then "ISR updated to ..."): no new timeline row."""
         if tuple(event.isr) == self.isr:
-            # The same change logged twice ("Shrinking ISR from ..." then "ISR updated to ..."):
-            # nothing changed, no new timeline row.
             self._note_recorded(event)
             return
         self._leader_isr_update(event, tuple(event.isr))
