@@ -814,6 +814,11 @@ def _properties(values: dict[str, object]) -> str:
     return "".join(f"{k}={v}\n" for k, v in values.items())
 
 
+def _read_properties(path: Path) -> dict[str, str]:
+    """A properties file this harness wrote with `_properties` (key=value lines, no comments)."""
+    return dict(line.split("=", 1) for line in path.read_text().splitlines() if line)
+
+
 # Broker settings both modes share: fast failure detection and no automatic leader moves, so every
 # election in the logs is one a scenario step caused.
 COMMON_BROKER = {
@@ -977,12 +982,13 @@ class ZkCluster(Cluster):
         controller named (the inter-broker protocol pinned to the release, as the migration asks)."""
         node, controller = self.nodes[broker], self.migration_controller
         props = node.dir / "server.properties"
-        props.write_text(props.read_text().replace("listener.security.protocol.map=PLAINTEXT:PLAINTEXT",
-                                                   "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT")
-                         + _properties({"zookeeper.metadata.migration.enable": "true",
-                                        "controller.quorum.voters": f"{controller.id}@{HOST}:{controller.port}",
-                                        "controller.listener.names": "CONTROLLER",
-                                        "inter.broker.protocol.version": ".".join(map(str, self.release[:2]))}))
+        values = _read_properties(props)
+        values["listener.security.protocol.map"] += ",CONTROLLER:PLAINTEXT"   # the listener the controller is reached on
+        values.update({"zookeeper.metadata.migration.enable": "true",
+                       "controller.quorum.voters": f"{controller.id}@{HOST}:{controller.port}",
+                       "controller.listener.names": "CONTROLLER",
+                       "inter.broker.protocol.version": ".".join(map(str, self.release[:2]))})
+        props.write_text(_properties(values))
         self.stop_node(broker, signal.SIGTERM, timeout=120)
         self.start_node(broker)
 
