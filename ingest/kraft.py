@@ -787,8 +787,15 @@ _REGISTRATION_FAILED = r" while trying to register KRaft controller \d+ with ZK 
 
 
 def _migration_rows(rows) -> tuple[MessagePattern, ...]:
-    return tuple(_row(f"kraft.controller.migration.{name}", source, first, last, keyword, regex, _nothing)
-                 for name, source, first, last, keyword, regex in rows)
+    """Rows (name, source, first, last, keyword, regex[, build]): no event unless a build is given."""
+    return tuple(_row(f"kraft.controller.migration.{name}", source, first, last, keyword, regex, build[0] if build else _nothing)
+                 for name, source, first, last, keyword, regex, *build in rows)
+
+
+def _kraft_controller_registered(m: re.Match, ctx: LineContext) -> list:
+    # The ZooKeeper brokers' controller from now on, at the ZooKeeper epoch it took (no prefix: KafkaZkClient).
+    return [{"event_type": "KRaftControllerRegistered", "controller_id": int(m["c"]), "controller_epoch": int(m["e"]),
+             "recording_broker": int(m["c"])}]
 
 
 MIGRATION_PATTERNS: tuple[MessagePattern, ...] = _migration_rows((
@@ -936,7 +943,7 @@ MIGRATION_PATTERNS: tuple[MessagePattern, ...] = _migration_rows((
      r"controller was -?\d+|creating /controller to become the active controller with ZK epoch \d+\. There was no active "
      r"controller)\.$"),
     ("zk.registered", f"{_KZ} @3.4.1..", "3.4.0", "3.9.2", "Successfully",
-     r"Successfully registered KRaft controller \d+ with ZK epoch \d+$"),
+     r"Successfully registered KRaft controller (?P<c>\d+) with ZK epoch (?P<e>\d+)$", _kraft_controller_registered),
     ("zk.not_registered", f"{_KZ} @3.4.1.. (a ZooKeeper controller, or another KRaft one, came first)", "3.4.0", "3.9.2",
      "The", r"(?:The ZK controller epoch changed|The ephemeral node at /controller (?:went away|was created by another "
      r"controller))" + _REGISTRATION_FAILED),

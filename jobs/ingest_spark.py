@@ -626,7 +626,7 @@ def profile_aggregates() -> dict:
     and last event time (the run's time window), its controller, liveness and unclean-setting
     changes, how many rows hold each field (a field held by none is not sent to the replay)
     and the values of the few-valued fields (sent as codes)."""
-    failover = (F.col("event_type") == E.CONTROLLER_FAILOVER) & F.col("controller_epoch").isNotNull()
+    failover = F.col("event_type").isin(*sorted(E.CONTROLLER_CHANGES)) & F.col("controller_epoch").isNotNull()
     liveness = F.col("event_type").isin(*LIVENESS_CHANGES) & F.col("brokers").isNotNull()
     unclean_setting = F.col("event_type").isin(*CONFIG_EVENTS) & (F.col("config_name") == UNCLEAN_CONFIG)
     return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),

@@ -110,6 +110,11 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "so an absent key is config_value null). The replay learns unclean.leader.election.enable; unlike a ConfigChange it "
                  "starts no election. The audit also puts one ahead of a night's events for each unclean setting earlier "
                  "audits recorded last (`audit_runs.config_changes`; detail 'carried')."),
+    EventTypeDoc("KRaftControllerRegistered", "observation", "cluster", ("controller_id", "controller_epoch"),
+                 "A ZooKeeper-to-KRaft migration's KRaft controller took /controller with the given ZooKeeper controller epoch "
+                 "(KafkaZkClient 'Successfully registered KRaft controller N with ZK epoch E', 3.4-3.9): from then on it is the "
+                 "ZooKeeper brokers' controller, and a decision under a lower epoch is a zombie's. Raises the epoch the replay has "
+                 "seen, and nothing else: the KRaft controller runs no ZooKeeper failover (ZooKeeper eras only)."),
     # Recorded decisions
     EventTypeDoc("PartitionStateChange", "decision", "partition", ("to_state",),
                  "The controller logged a partition state change; leader/leader_epoch/isr set where the line carries the LeaderAndIsr."),

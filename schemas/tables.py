@@ -91,8 +91,8 @@ AUDIT_RUNS = (
                                           "as JSON: the run's rows replaced the replayed tables' rows of the cluster between "
                                           "them. Null on runs recorded before this column."),
     Field("controller_changes", "string", True, "Per cluster, the controller changes of the run's input (ControllerFailover "
-                                                "with its epoch), in recorded order, as JSON: [time (UTC, ISO 8601), controller "
-                                                "epoch, controller]. A later audit of the cluster carries the highest epoch "
+                                                "with its epoch, KRaftControllerRegistered), in recorded order, as JSON: "
+                                                "[time (UTC, ISO 8601), controller epoch, controller]. A later audit of the cluster carries the highest epoch "
                                                 "changed to before its window (ControllerEpochCarried), though no row shows "
                                                 "it. Null on runs recorded before this column."),
     Field("broker_changes", "string", True, "Per cluster, the liveness changes of the run's input (BrokerStartup, "

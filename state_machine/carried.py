@@ -55,11 +55,11 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
 
 def controller_changes(events: Iterable[Event]) -> list[tuple[int | None, int, int | None]]:
     """The controller changes among `events`, in their order: (event time, controller epoch,
-    controller) of each ControllerFailover that names its epoch. A failover raises the epoch
-    every partition has seen before the new controller writes any row, so the audit keeps them
-    (audit_runs.controller_changes) for the next night to carry."""
+    controller) of each ControllerFailover that names its epoch and each KRaftControllerRegistered.
+    A change raises the epoch every partition has seen before the new controller writes any
+    row, so the audit keeps them (audit_runs.controller_changes) for the next night to carry."""
     return [(e.event_time_ms, e.controller_epoch, e.controller_id) for e in events
-            if e.event_type == E.CONTROLLER_FAILOVER and e.controller_epoch is not None]
+            if e.event_type in E.CONTROLLER_CHANGES and e.controller_epoch is not None]
 
 
 def carried_controller(cluster: str, row_epochs: Iterable[int | None], changes: Iterable[tuple],

@@ -16,6 +16,7 @@ BROKER_STARTUP = "BrokerStartup"
 BROKER_FAILURE = "BrokerFailure"
 CONTROLLED_SHUTDOWN = "ControlledShutdown"
 CONTROLLER_FAILOVER = "ControllerFailover"
+KRAFT_CONTROLLER_REGISTERED = "KRaftControllerRegistered"
 REASSIGNMENT_START = "ReassignmentStart"
 REPLICA_LEADER_ELECTION = "ReplicaLeaderElection"
 TOPIC_DELETION = "TopicDeletion"
@@ -40,7 +41,9 @@ REMOVE_TOPIC_RECORD = "RemoveTopicRecord"
 CLEAR_ELR_RECORD = "ClearElrRecord"
 
 BROKER_LEVEL = frozenset({BROKER_STARTUP, BROKER_FAILURE, CONTROLLED_SHUTDOWN})
-CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER, CONTROLLER_EPOCH_CARRIED, LIVENESS_CARRIED})
+CLUSTER_LEVEL = frozenset({CONTROLLER_FAILOVER, KRAFT_CONTROLLER_REGISTERED, CONTROLLER_EPOCH_CARRIED, LIVENESS_CARRIED})
+# The events that name a new controller and its epoch (audit_runs.controller_changes).
+CONTROLLER_CHANGES = frozenset({CONTROLLER_FAILOVER, KRAFT_CONTROLLER_REGISTERED})
 # CLUSTER_WIDE_WITHOUT_TOPIC (imported above): ConfigChange, ConfigObserved, ClearElrRecord; topic null = every partition
 
 _names = {v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str)}

@@ -953,8 +953,9 @@ class PartitionReplay:
         self._open_row = self._carried_row = self._row_now(
             record.seq, record.event_time_ms, self.state._value_, None, provenance(record), False)
 
-    def on_controller_epoch_carried(self, record: Event) -> None:
-        """ControllerEpochCarried: the highest controller epoch an earlier audit saw (and its controller, if known)."""
+    def on_controller_epoch(self, record: Event) -> None:
+        """ControllerEpochCarried (the highest controller epoch an earlier audit saw) and
+        KRaftControllerRegistered: the epoch, and its controller if named, from now on."""
         if record.controller_epoch is not None:
             self._observe_controller(record, record.controller_id, record.controller_epoch)
 
@@ -1168,9 +1169,14 @@ class PartitionReplay:
         """A broker's copy of a controller decision. Brokers log what they receive later
         than, and in other files from, the controller's own lines, so an older or equal
         leader epoch tells nothing new (Kafka's broker ignores it too); a newer one is a
-        decision whose controller-side line is absent (INFO level, missing file)."""
+        decision whose controller-side line is absent (INFO level, missing file). A copy of the
+        current decision that names the ISR its first record did not (a follower's INFO line names
+        only the leader, the leader's names the ISR) completes it."""
         epoch = record.leader_epoch
-        if record.leader is not None and epoch is not None and epoch > max(self.leader_epoch, self.recorded_epoch):
+        if record.leader is not None and epoch is not None and (
+                epoch > max(self.leader_epoch, self.recorded_epoch)
+                or (self.isr_unrecorded and record.isr is not None and record.leader == self.leader
+                    and epoch == self.leader_epoch)):
             self.on_leader_and_isr(record)
         if not self.replicas and record.replicas and self.leader >= 0 and not self.deleting:
             # A led partition whose creation the input does not hold (before its first line, or a
@@ -1847,10 +1853,12 @@ ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.O
 CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,
     E.REPLICA_STATE_CARRIED: PartitionReplay.on_replica_state_carried,
-    E.CONTROLLER_EPOCH_CARRIED: PartitionReplay.on_controller_epoch_carried,
+    E.CONTROLLER_EPOCH_CARRIED: PartitionReplay.on_controller_epoch,
     E.LIVENESS_CARRIED: PartitionReplay.on_liveness_carried,
 }
 ZK_HANDLERS.update(CARRIED_HANDLERS)
+# Nor is a migration's KRaft controller taking /controller: no ZooKeeper failover runs.
+ZK_HANDLERS[E.KRAFT_CONTROLLER_REGISTERED] = PartitionReplay.on_controller_epoch
 # The one handler that does not first commit a held ISR proposal (PartitionReplay.feed).
 ON_ISR_UPDATE_FAILED = PartitionReplay.on_isr_update_failed
 ZK_HANDLERS.update({

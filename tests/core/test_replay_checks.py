@@ -496,6 +496,22 @@ def test_a_partition_created_out_of_sight_takes_its_replicas_from_a_brokers_copy
     assert (r.rp.replicas, r.rows[-1].replicas) == ((2, 3, 1), (2, 3, 1))
 
 
+def test_a_leaders_copy_completes_the_isr_that_the_followers_copies_left_out():
+    """The same migration at INFO: a partition's first lines are the followers' "Follower after-0
+    starts at leader epoch 0 ... Current leader is 2" (no ISR), then the leader's "Leader after-0
+    ... starts at leader epoch 0 ... ISR [2,3,1]": one decision, whose ISR the leader's line gives.
+    Broker 3, elected from that ISR when broker 2 was killed, is no unclean leader."""
+    def copy(broker, leader, epoch, isr=None):
+        return e("LeaderAndIsrReceived", leader=leader, leader_epoch=epoch, isr=isr, zk_version=epoch, recording_broker=broker)
+
+    r = replay("3.9.2", copy(3, 2, 0), copy(1, 2, 0), copy(2, 2, 0, [2, 3, 1]), copy(1, 3, 1), copy(3, 3, 1, [3, 1]),
+               copy(2, 3, 1))
+    clean(r)
+    assert [(row.leader, row.leader_epoch, row.isr) for row in r.rows] == [(2, 0, (2, 3, 1)), (3, 1, (3, 1))]
+    # A copy without the ISR after the one with it changes nothing; one of a newer epoch is a new decision.
+    assert (r.rp.leader, r.rp.leader_epoch, r.rp.isr) == (3, 1, (3, 1))
+
+
 def test_a_proposal_commits_at_the_next_event_or_at_the_end():
     shrink = e("IsrChangeProposed", leader=1, isr=[1, 2], recording_broker=1)
     # Another broker's failed write (a stale leader of its own) leaves broker 1's proposal alone.
@@ -568,6 +584,20 @@ def test_decision_of_the_current_controller_is_clean():
     clean(r)
     assert (r.rp.leader, r.rp.isr, r.rp.leader_epoch) == (2, (2, 3), 1)
     assert r.rows[-1].controller_epoch == 2
+
+
+def test_a_zookeeper_controller_deciding_after_a_kraft_controller_registered_is_a_zombie():
+    """A migration's KRaft controller took /controller at ZooKeeper epoch 2 (its registration line,
+    3.9.2): a later decision of controller 1 at epoch 1 is stale; the KRaft controller's is not.
+    The registration runs no failover: no step, no row."""
+    registered = e("KRaftControllerRegistered", controller_id=3000, controller_epoch=2)
+    shutdown, decision = e("ControlledShutdown", brokers=[1]), dict(leader=2, leader_epoch=1, isr=[2, 3])
+    r = replay("3.9.2", *BASE, registered, shutdown, e("LeaderAndIsr", **decision, **C1))
+    the_one(r, "STALE_CONTROLLER_EPOCH", "error", r.events[-1], r.events[BASE_DECISION])
+    kraft = replay("3.9.2", *BASE, registered, shutdown, e("LeaderAndIsr", **decision, controller_id=3000, controller_epoch=2))
+    clean(kraft)
+    assert [(row.leader, row.controller_epoch) for row in kraft.rows] == [(-1, None), (1, 1), (2, 2)]
+    assert len(replay("3.9.2", *BASE, registered).rows) == len(replay("3.9.2", *BASE).rows)
 
 
 # ------------------------------------------------------------------ UNEXPECTED_LEADER

@@ -889,7 +889,8 @@ CONTROLLER_LINES = [
      "controller was 1.", []),
     ("3.4.1", "KRaft controller 3000 creating /controller to become the active controller with ZK epoch 1. There was no "
      "active controller.", []),
-    ("3.9.2", "Successfully registered KRaft controller 3000 with ZK epoch 6", []),
+    ("3.9.2", "Successfully registered KRaft controller 3000 with ZK epoch 6",
+     [{"event_type": "KRaftControllerRegistered", "controller_id": 3000, "controller_epoch": 6, "recording_broker": 3000}]),
     ("3.6.2", "The ephemeral node at /controller was created by another controller while trying to register KRaft "
      "controller 3000 with ZK epoch 6. KRaft controller was not registered.", []),
     ("3.5.2", "ZooKeeper had an error while trying to register KRaft controller 3000 with ZK epoch 6. KRaft controller was "

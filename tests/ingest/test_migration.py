@@ -30,9 +30,54 @@ def test_a_migrating_clusters_logs_replay_in_zookeeper_mode_to_where_kafka_left_
     assert registered, "the capture holds the KRaft controller's registration"
     assert {e.controller_epoch for e in ingested.events if e.controller_id == 3000} == {int(registered[1])}
     assert not [e for e in ingested.events if e.event_type == "ControllerFailover" and e.controller_id == 3000]
+    # The registration itself is one event: the brokers' controller epoch from then on (no failover).
+    assert [(e.event_type, e.controller_epoch) for e in ingested.events if e.source_line is not None
+            and e.source_file.endswith("controller-3000/server.log")] == [("KRaftControllerRegistered", int(registered[1]))]
 
     results = replay_cluster("mig", ingested.events, resolve_era(manifest["clusters"][CAPTURE.name]["kafka_version"]))
     assert [v for r in results.values() for v in r.violations] == []
     final = {f"{topic}-{partition}": (r.timeline[-1].leader, sorted(r.timeline[-1].isr), list(r.timeline[-1].replicas))
              for (topic, partition), r in results.items()}
     assert final == {tp: (d["leader"], sorted(d["isr"]), d["replicas"]) for tp, d in manifest["final_describe"].items()}
+
+
+def _at_info(capture: Path, out: Path) -> Path:
+    """The capture as its brokers would have logged it at INFO (most production clusters): every
+    TRACE and DEBUG record dropped, with its continuation lines."""
+    head = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] (\w+) ")
+    for log in capture.glob("*/*.log"):
+        kept, keep = [], True
+        for line in log.read_text().splitlines(keepends=True):
+            m = head.match(line)
+            if m:
+                keep = m[1] not in ("TRACE", "DEBUG")
+            if keep:
+                kept.append(line)
+        (out / log.relative_to(capture)).parent.mkdir(parents=True, exist_ok=True)
+        (out / log.relative_to(capture)).write_text("".join(kept))
+    return out
+
+
+def test_at_info_the_migration_replays_clean_under_the_kraft_controllers_epoch(tmp_path):
+    """At INFO a topic the KRaft controller created is known first from its followers' lines,
+    which name the leader but no ISR; the leader's line names the ISR [2,3,1], so the broker
+    elected from it when its leader was killed is no unclean leader. The registration line alone
+    says that the brokers' controller epoch is the KRaft controller's from then on (its requests'
+    lines that carry it are TRACE)."""
+    manifest = json.loads((CAPTURE / "manifest.json").read_text())
+    info = _at_info(CAPTURE, tmp_path / "info")
+    ingested = ingest_files(log_files(info), "mig")
+    assert ingested.quarantine == [] and len(ingested.events) < 200   # (about 1,500 at TRACE)
+    registered = next(e for e in ingested.events if e.event_type == "KRaftControllerRegistered")
+    results = replay_cluster("mig", ingested.events, resolve_era("3.9.2"))
+    assert [v for r in results.values() for v in r.violations] == []
+    # Every partition ends as kafka-topics described it; `after`'s replicas no INFO line names.
+    final = {f"{topic}-{partition}": (r.timeline[-1].leader, sorted(r.timeline[-1].isr))
+             for (topic, partition), r in results.items()}
+    assert final == {tp: (d["leader"], sorted(d["isr"])) for tp, d in manifest["final_describe"].items()}
+    assert results[("after", 0)].timeline[-1].replicas == ()
+    # Each leader epoch begun after the registration was the KRaft controller's decision, under its
+    # epoch (a leader's own ISR write keeps the controller epoch of the decision it follows).
+    decided = [row for r in results.values() for before, row in zip([None, *r.timeline], r.timeline)
+               if row.valid_from > registered.event_time_ms and (before is None or row.leader_epoch > before.leader_epoch)]
+    assert len(decided) == 4 and {row.controller_epoch for row in decided} == {registered.controller_epoch}
