@@ -92,9 +92,10 @@ AUDIT_RUNS = (
                                           "them. Null on runs recorded before this column."),
     Field("controller_changes", "string", True, "Per cluster, the controller changes of the run's input (ControllerFailover "
                                                 "with its epoch, KRaftControllerRegistered), in recorded order, as JSON: "
-                                                "[time (UTC, ISO 8601), controller epoch, controller]. A later audit of the cluster carries the highest epoch "
-                                                "changed to before its window (ControllerEpochCarried), though no row shows "
-                                                "it. Null on runs recorded before this column."),
+                                                "[time (UTC, ISO 8601), controller epoch, controller]. A later audit of the "
+                                                "cluster carries the highest epoch changed to before its window "
+                                                "(ControllerEpochCarried), though no row shows it. Null on runs recorded "
+                                                "before this column."),
     Field("broker_changes", "string", True, "Per cluster, the liveness changes of the run's input (BrokerStartup, "
                                             "BrokerFailure, ControlledShutdown, ControllerFailover with its list of live "
                                             "brokers), in recorded order, as JSON: [time (UTC, ISO 8601), event type, "

@@ -53,8 +53,9 @@ def _at_info(capture: Path, out: Path) -> Path:
                 keep = m[1] not in ("TRACE", "DEBUG")
             if keep:
                 kept.append(line)
-        (out / log.relative_to(capture)).parent.mkdir(parents=True, exist_ok=True)
-        (out / log.relative_to(capture)).write_text("".join(kept))
+        target = out / log.relative_to(capture)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("".join(kept))
     return out
 
 
