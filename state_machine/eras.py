@@ -141,6 +141,13 @@ BEHAVIOURS: tuple[Behaviour, ...] = (
     _row("reassign_bump_cached", "0.8.0", False, "0.8.2.2 .. 2.3.1 KafkaController.scala updateLeaderEpoch "
          "(no partitionLeadershipInfo.put; seen in a real 1.0.2 capture)"),
     _row("reassign_bump_cached", "2.4.0", True, "2.4.0 KafkaController.scala updateLeaderEpoch"),
+    # A leader's own ISR write and the controller's cache: until AlterIsr the leader writes ZooKeeper
+    # itself and the controller reads it back later (on an ISR change notification), so a request
+    # built from the cache in between (a replica going online) resends the ISR it held before.
+    _row("isr_cache_by_notification", "0.8.0", True, "0.8.2.2 .. 2.6.3 Partition.scala updateIsr (ZooKeeper write), "
+         "KafkaController.scala IsrChangeNotification (seen in real 0.8.2.2-2.4.1 captures)"),
+    _row("isr_cache_by_notification", "2.7.0", False, "2.7.0 KafkaController.scala processAlterIsr (KIP-497) "
+         "writes the leader's ISR and updates its cache"),
     # Preferred election when the preferred replica already leads (s9 #8).
     _row("preferred_already_leader", "0.8.0", "not_needed", "0.8.2.2 PartitionLeaderSelector.scala LeaderElectionNotNeededException"),
     _row("preferred_already_leader", "1.1.0", "reelect", "1.1.1 KafkaController.scala PreferredReplicaLeaderElection.process"),
@@ -206,6 +213,7 @@ KRAFT_BEHAVIOUR: dict[str, Any] = {
     "reassign_assignment_order": "target_first",
     "reassign_in_flight": "write_assignment_and_bump_epoch",   # (unused: KRaft records say what changed)
     "reassign_bump_cached": True,                              # (unused, as above)
+    "isr_cache_by_notification": False,   # AlterPartition
     "preferred_already_leader": "not_needed",
     "last_isr_member": "keep",
     "offline_replica_without_leadership": "set_offline",
@@ -305,7 +313,7 @@ ERA_RELEASES: dict[str, str] = {
     "1.1": "1.1.1",        # rewritten controller (1.1-2.0)
     "2.1": "2.1.1",        # epoch fencing, deletion removes partitions at start (2.1-2.2)
     "2.3": "2.3.1",        # Offline -> DeletionIneligible legal
-    "2.4": "2.4.1",        # KIP-455/460 (2.4-3.1)
+    "2.4": "2.4.1",        # KIP-455/460 (2.4-3.1; a release names its own: 2.6+ INFO state-change, 2.7+ AlterIsr)
     "3.x": "3.9.0",        # leader recovery state (3.2-3.9, last ZK releases)
     "kraft-3.0": "kraft-3.0.2",   # KRaft 2.8-3.8: unclean.leader.election.enable not read
     "kraft": "kraft-3.9.0",       # KRaft 3.9 and 4.x

@@ -217,7 +217,8 @@ class PartitionReplay:
         "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "isr_removed_by_write", "isr_unrecorded", "isr_proposal", "pending", "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
+        "isr_removed_by_write", "isr_unrecorded", "controller_isr", "isr_proposal", "pending",
+        "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
         "events_replayed", "_handlers", "observer", "__dict__",
     )
 
@@ -280,6 +281,9 @@ class PartitionReplay:
         # The open row is an election whose line named the leader alone (ZK <= 1.0): its ISR
         # and leader epoch wait for the LeaderAndIsr request the controller logs next.
         self.isr_unrecorded = False
+        # The ISR the controller last wrote or sent, as its cache holds it: a leader's own write
+        # reaches that cache late, if at all, before AlterIsr (era.isr_cache_by_notification).
+        self.controller_isr: tuple[int, ...] = ()
         # A leader's ISR proposal ("Shrinking ISR from ...", before 2.4), held until the partition's
         # next event: its write may fail (IsrUpdateFailed, the line right after it). See feed.
         self.isr_proposal: Event | None = None
@@ -666,13 +670,13 @@ class PartitionReplay:
 
     def _write(self, leader: int, isr: tuple[int, ...], cause: Event | None, kind, inferred: bool) -> None:
         self.leader = leader
-        self.isr = tuple(isr)
+        self.isr = self.controller_isr = tuple(isr)
         self.leader_epoch += 1
         self.zk_version += 1
         self.write_controller_epoch = self.controller_epoch
 
     def _forget_partition(self) -> None:
-        self.leader, self.isr, self.leader_epoch = NO_LEADER, (), -1
+        self.leader, self.isr, self.controller_isr, self.leader_epoch = NO_LEADER, (), (), -1
         self.elr, self.last_known_elr, self.elected_from_elr, self.elected_into_isr = (), (), False, False
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER
@@ -800,6 +804,7 @@ class PartitionReplay:
         if isr_recorded:
             self._check_membership(record, leader, isr)
         self.leader, self.isr = leader, isr
+        self.controller_isr = isr
         self.leader_epoch = epoch if epoch is not None else self.leader_epoch + 1
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
         self._note_writer(record)
@@ -1103,6 +1108,8 @@ class PartitionReplay:
                 self._leader_isr_update(record, isr)   # the ISR a leader changed, echoed by the controller
             else:
                 self._note_recorded(record)
+            if isr == self.isr:
+                self.controller_isr = isr
             return
         # A value that names the replica it removed from the ISR (ZK: "after removing replica N
         # from the ISR as part of transition to OfflineReplica") claims that replica's step.
@@ -1136,15 +1143,17 @@ class PartitionReplay:
             self._recorded_election(record, None, Election(ElectionKind.noop, expected_leader, isr, ()), transition=False)
 
     def _cached_isr(self, record: Event, isr: tuple[int, ...]) -> bool:
-        """Before 2.4, a same-epoch request from the controller's cache carrying an ISR older
-        than a leader's own write, which reaches that cache late (by notification): told by an
-        older zkVersion, or, in the 0.x forms that print none, by lacking replicas the leader
-        added while a reassignment is in flight (real 1.0.2 and 0.11.0.3 captures)."""
-        if self.era.reassign_bump_cached:
+        """A same-epoch request from the controller's cache, which a leader's own ISR write
+        reaches late (era.isr_cache_by_notification): an older ISR than that write, resent. Told
+        by an older zkVersion, or, in the 0.x forms that print none, by being the ISR the
+        controller itself last sent (real 0.8.2.2-2.4.1 captures: a broker's restart resends the
+        election's ISR after the leader added a replica) or by lacking replicas the leader added
+        while a reassignment is in flight (real 1.0.2 and 0.11.0.3 captures)."""
+        if not self.era.isr_cache_by_notification:
             return False
         if record.zk_version is not None:
             return record.zk_version < self.zk_version
-        return self.reassignment_target is not None and set(isr) < set(self.isr)
+        return isr == self.controller_isr or (self.reassignment_target is not None and set(isr) < set(self.isr))
 
     def _note_uncached_bump(self) -> None:
         if not self.era.reassign_bump_cached and self.leader_epoch >= 0:
@@ -1189,7 +1198,7 @@ class PartitionReplay:
         decision: its ISR and leader epoch complete the open row, checked as recorded."""
         self.isr_unrecorded = False
         self._check_recorded_isr(record, isr)
-        self.isr = isr
+        self.isr = self.controller_isr = isr
         if record.leader_epoch is not None:
             self.leader_epoch = record.leader_epoch
         if record.zk_version is not None:

@@ -1006,15 +1006,37 @@ def _cached_isr_resent(era: str):
                   e("LeaderAndIsr", leader=2, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
 
 
-def test_before_2_4_a_request_from_the_controllers_cache_does_not_undo_a_leaders_isr_write():
+def test_before_alter_isr_a_request_from_the_controllers_cache_does_not_undo_a_leaders_isr_write():
     # Real 1.0.2 (a second capture, moves-1): the stale request came just before the reassignment's
     # election of broker 1, which the leader had added to the ISR; taking the request as the ISR
-    # reported that election as unclean.
-    r = _cached_isr_resent("1.0.2")
-    clean(r)
-    assert r.rp.isr == (2, 3, 1)
-    # From 2.4 the cache is kept current, and the same record is the controller's echo of an ISR.
-    assert _cached_isr_resent("2.4").rp.isr == (2, 3)
+    # reported that election as unclean. Real 2.4.1 (events-0): a broker's restart sent
+    # "isr=[2], zkVersion=7" two seconds after the leader's "ISR updated to [2,3] and zkVersion
+    # updated to [8]".
+    for era in ("1.0.2", "2.4.1"):
+        r = _cached_isr_resent(era)
+        clean(r)
+        assert r.rp.isr == (2, 3, 1), era
+    # From 2.7 the controller writes the leader's ISR change (AlterIsr) and its cache is current:
+    # the same record is the controller's echo of an ISR.
+    assert _cached_isr_resent("2.8.2").rp.isr == (2, 3)
+
+
+def test_before_alter_isr_the_isr_the_controller_last_sent_is_resent_not_restored():
+    """In the forms without a zkVersion (0.x): a same-epoch request with the ISR of the controller's
+    own last decision, after the leader's own write, is the cache resent (real 0.8.2.2-0.11.0.3
+    captures: a broker's restart, the election's ISR after the leader had added a replica back).
+    An ISR the controller never sent is the echo of a leader's write it has heard of."""
+    def run(era: str, request_isr: list[int]):
+        return replay(era,
+                      e("ControllerFailover", brokers=[1, 2, 3], **C1),
+                      e("TopicCreation", replicas=[2, 3, 1]),
+                      e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
+                        leader_epoch=0, isr=[2, 3], **C1),
+                      e("IsrChange", leader=2, isr=[2, 3, 1]),
+                      e("LeaderAndIsr", leader=2, leader_epoch=0, isr=request_isr, **C1))
+    assert run("0.10", [2, 3]).rp.isr == (2, 3, 1)
+    assert run("0.10", [2, 1]).rp.isr == (2, 1)
+    assert run("2.8.2", [2, 3]).rp.isr == (2, 3)
 
 
 def _reassigning_0_x(old: list[int], target: list[int]) -> tuple:
