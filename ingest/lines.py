@@ -29,6 +29,10 @@ FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
 # order. Declared once: the local runner and the Spark job both sort by it (README, "Order").
 CROSS_FILE_ORDER = ("order_ts", "order_epoch", "file_rank", "recording_broker", "file", "line", "sub")
 
+# The catalogue rows a ZooKeeper controller's failover is told by (FileParser._failover_event).
+FAILOVER_ROWS = frozenset({"ctl.elected.leader", "ctl.elected", "ctl.elected.epoch", "ctl.failover.live",
+                           "ctl.failover.ready.old", "ctl.failover.ready"})
+
 _KIND_BY_NAME = (
     (re.compile(r"state-change\.log"), "state-change"),
     (re.compile(r"controller\.log"), "controller"),
@@ -170,6 +174,10 @@ class FileParser:
         self.order_ts: int | None = None
         self.order_epoch: int | None = None
         self.live_brokers: list[int] | None = None   # from the failover's "Currently active brokers" line
+        # A controller's "N successfully elected as the controller. Epoch incremented to E" (2.1+),
+        # as (controller, epoch), until its failover is announced (_failover_event).
+        self.elected: tuple[int, int] | None = None
+        self.announced_epoch: int | None = None
 
     def feed(self, line_no: int, raw: str) -> Iterator[Out]:
         for item in self.assembler.feed(line_no, raw):
@@ -234,6 +242,8 @@ class FileParser:
             for data in outputs:
                 self.advance_order(data.get("event_time_ms"),
                                    data.get("epoch") if data.get("fact") == "raft_epoch" else None)
+        if pattern.name in FAILOVER_ROWS:
+            outputs = self._failover_event(outputs)
         if not outputs:
             yield self._row("understood", item, item.lines, pattern, None)
             return
@@ -259,6 +269,27 @@ class FileParser:
             else:
                 yield self._row("fact", item, n, pattern, data)
             n = 0
+
+    def _failover_event(self, outputs: list) -> list:
+        """A new controller's decisions begin once it has read the live brokers
+        (initializeControllerContext), long before its "Ready to serve as the new controller"
+        line: other brokers log what they receive from it in between. So where the election
+        line names the epoch (2.1+), the ControllerFailover is the live brokers' line's and the
+        Ready line repeats it."""
+        for data in outputs:
+            fact = data.get("fact")
+            if fact == "controller_elected":
+                epoch = data.get("controller_epoch")
+                self.elected = None if epoch is None else (data["controller_id"], epoch)
+            elif fact == "live_brokers" and self.elected is not None:
+                controller, epoch = self.elected
+                self.elected, self.announced_epoch = None, epoch
+                return [{"event_type": "ControllerFailover", "controller_id": controller, "controller_epoch": epoch,
+                         "recording_broker": controller, "brokers": data["brokers"]}]
+            elif data.get("event_type") == "ControllerFailover" and data.get("controller_epoch") == self.announced_epoch:
+                self.announced_epoch = None
+                return []
+        return outputs
 
     def _invalid(self, data: dict) -> str | None:
         """What the replay needs of an event of this type (schemas.events), checked cheaply

@@ -217,7 +217,7 @@ class PartitionReplay:
         "shutting_down",
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
-        "isr_removed_by_write", "isr_unrecorded", "controller_isr", "isr_proposal", "pending",
+        "isr_removed_by_write", "isr_unrecorded", "controller_isr", "failover", "isr_proposal", "pending",
         "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
         "events_replayed", "_handlers", "observer", "__dict__",
     )
@@ -263,6 +263,7 @@ class PartitionReplay:
         self.shutting_down: set[int] = set()
         self.controller_epoch: int | None = None       # highest seen
         self.controller_of_epoch: dict[int, int] = {}
+        self.failover: tuple[int | None, int] | None = None   # (controller, epoch) of the last ControllerFailover
         self.unclean_topic: bool | None = None
         self.unclean_cluster: bool | None = None
         # (seq of a ConfigChange of the unclean setting, the setting before it): what an input
@@ -587,7 +588,8 @@ class PartitionReplay:
 
     def _claim_isr_removal(self, replica: int) -> Step | None:
         """The pending OfflineReplica step of `replica`, for a write that names it. Earlier
-        inputs' steps before it are applied first; this input's stay pending. Kafka runs an
+        inputs' steps before it are applied first, and this input's partition steps (Kafka runs
+        them before its replicas'); this input's replica steps stay pending. Kafka runs an
         input's replica steps state by state, each state's replicas in a set's order (not
         replica by replica in AR order, as queued here), and a topic deletion still removes
         replicas from the ISR znode after the partition's Offline -> NonExistent steps, which
@@ -596,8 +598,8 @@ class PartitionReplay:
         for i, step in enumerate(pending):
             if step.op == OP_REPLICA and step.replica == replica and step.target is R.OfflineReplica:
                 cause = step.cause
-                peers = [s for s in pending[:i] if s.cause is cause]
-                before = [s for s in pending[:i] if s.cause is not cause]
+                peers = [s for s in pending[:i] if s.cause is cause and s.op == OP_REPLICA]
+                before = [s for s in pending[:i] if s.cause is not cause or s.op != OP_REPLICA]
                 del pending[:i + 1]
                 pending[:0] = peers
                 self._apply_inferred(before)
@@ -607,7 +609,9 @@ class PartitionReplay:
     def _claim_write(self, leader_required: bool) -> Step | None:
         """The first pending step that writes a leader/ISR: an election (Online step, only
         if `leader_required`), an OfflineReplica of an ISR member (removeReplicaFromIsr),
-        or a leader epoch bump."""
+        or a leader epoch bump. A value with a leader is not the removal of the leader itself,
+        which writes no leader (removeReplicaFromIsr): at INFO only the election after it is
+        logged (a 2.4 controller failover's leader epoch 0 -> 2, epoch 1 unlogged)."""
         state = self.state
         isr = self.isr
         for i, step in enumerate(self.pending):
@@ -619,7 +623,8 @@ class PartitionReplay:
                 if leader_required and state is P.OnlinePartition:
                     return self._take(i)
             elif op == OP_REPLICA:
-                if step.target is R.OfflineReplica and step.replica in isr:
+                if (step.target is R.OfflineReplica and step.replica in isr
+                        and not (leader_required and step.replica == self.leader)):
                     return self._take(i)
             elif op == OP_EPOCH_BUMP:
                 return self._take(i)
@@ -738,16 +743,19 @@ class PartitionReplay:
         """removeReplicaFromIsr: drop r from the ISR (leader -1 if r led), epoch + 1."""
         if r not in self.isr:
             return
+        new_leader = NO_LEADER if r == self.leader else self.leader
+        self._write(new_leader, self._isr_without(r, cause if inferred else None), cause, None, inferred)
+        self._emit(cause, None, inferred)
+
+    def _isr_without(self, r: int, cause: Event | None) -> tuple[int, ...]:
+        """The ISR removeReplicaFromIsr writes: r dropped, unless r is its last member and the
+        era keeps that one (see Era.last_isr_member)."""
         new_isr = tuple(x for x in self.isr if x != r)
         if not new_isr:
             policy = self.era.last_isr_member
-            keep = policy == "keep" or (policy == "keep_if_unclean_disabled"
-                                        and self._unclean_in_effect(cause if inferred else None) is False)
-            if keep:
-                new_isr = self.isr
-        new_leader = NO_LEADER if r == self.leader else self.leader
-        self._write(new_leader, new_isr, cause, None, inferred)
-        self._emit(cause, None, inferred)
+            if policy == "keep" or (policy == "keep_if_unclean_disabled" and self._unclean_in_effect(cause) is False):
+                return self.isr
+        return new_isr
 
     # -- other steps
 
@@ -930,6 +938,13 @@ class PartitionReplay:
             self._flush(event)
         ControllerOperations.OPERATIONS[event.event_type](self, event)
 
+    def on_controller_failover(self, event: Event) -> None:
+        """A failover announced twice is one: a controller.log read in splits can give it at its
+        live brokers' line and again at its Ready line (ingest.lines, _failover_event). The
+        second leaves what is pending alone, for the records still to come."""
+        if event.controller_epoch is None or (event.controller_id, event.controller_epoch) != self.failover:
+            self.on_input(event)
+
     def on_state_carried(self, record: Event) -> None:
         """PartitionStateCarried: the partition as an earlier audit left it. The replay goes on
         from it as if it had replayed that history itself; nothing is checked (it is no decision),
@@ -1100,7 +1115,10 @@ class PartitionReplay:
         leader = record.leader
         isr = tuple(record.isr) if record.isr is not None else self.isr
         epoch = record.leader_epoch
-        if self.isr_unrecorded and leader == self.leader:
+        if self.isr_unrecorded and leader == self.leader and (
+                epoch is None or epoch == self.leader_epoch or self.recorded_epoch < self.leader_epoch):
+            # The same decision, unless both name their leader epochs and differ (an INFO broker's
+            # "starts at leader epoch 0", then 1 after the ISR lost a follower): the next one.
             self._complete_election(record, isr)
             return
         if epoch == self.leader_epoch and leader == self.leader:
@@ -1116,12 +1134,14 @@ class PartitionReplay:
         # Otherwise an election step is claimed only by a value with a leader: a leaderless
         # value is the ISR removal that follows a failed election.
         removed = record.replica
+        step = None if removed is None else self._claim_isr_removal(removed)
         if removed is not None and self.deleting and self.state is P.NonExistentPartition:
             # A topic deletion's ISR removal, written to the znode after the partition left the
-            # controller's memory (Offline -> NonExistent, logged at TRACE before it): there is
-            # no leader or ISR left here to check it against.
+            # controller's memory (Offline -> NonExistent, logged at TRACE before it, or unlogged
+            # and applied by the claim): there is no leader or ISR left here to check it against.
+            if step is not None:
+                self._set_replica(removed, R.OfflineReplica, record, False)
             return
-        step = None if removed is None else self._claim_isr_removal(removed)
         if step is None:
             step = self._claim_write(leader >= 0)
         if step is None:
@@ -1137,6 +1157,8 @@ class PartitionReplay:
             if step.op == OP_REPLICA:
                 self._set_replica(step.replica, R.OfflineReplica, record, False)
                 self.isr_removed_by_write = step.replica
+                if record.isr is None:  # a broker's INFO line names the leader alone: the removal's ISR
+                    isr = self._isr_without(step.replica, None)
             elif step.op == OP_EPOCH_BUMP:
                 self._note_uncached_bump()
             expected_leader = NO_LEADER if step.op == OP_REPLICA and step.replica == self.leader else self.leader
@@ -1681,6 +1703,7 @@ class ControllerOperations:
     @staticmethod
     def controller_failover(rp: PartitionReplay, event: Event) -> None:
         if event.controller_epoch is not None:
+            rp.failover = (event.controller_id, event.controller_epoch)
             rp._observe_controller(event, event.controller_id, event.controller_epoch)
         live = rp.live
         if event.brokers is not None:
@@ -1858,6 +1881,7 @@ STEP_APPLIERS = {
 }
 
 ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.OPERATIONS}
+ZK_HANDLERS[E.CONTROLLER_FAILOVER] = PartitionReplay.on_controller_failover
 # Carried state is no controller input: it flushes nothing and runs no operation.
 CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,

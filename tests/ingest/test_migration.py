@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+from info_view import at_info
 from ingest.detect import choose_era
 from ingest.local import ingest_files, log_files
 from state_machine.cluster import replay_cluster
@@ -41,24 +42,6 @@ def test_a_migrating_clusters_logs_replay_in_zookeeper_mode_to_where_kafka_left_
     assert final == {tp: (d["leader"], sorted(d["isr"]), d["replicas"]) for tp, d in manifest["final_describe"].items()}
 
 
-def _at_info(capture: Path, out: Path) -> Path:
-    """The capture as its brokers would have logged it at INFO (most production clusters): every
-    TRACE and DEBUG record dropped, with its continuation lines."""
-    head = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] (\w+) ")
-    for log in capture.glob("*/*.log"):
-        kept, keep = [], True
-        for line in log.read_text().splitlines(keepends=True):
-            m = head.match(line)
-            if m:
-                keep = m[1] not in ("TRACE", "DEBUG")
-            if keep:
-                kept.append(line)
-        target = out / log.relative_to(capture)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text("".join(kept))
-    return out
-
-
 def test_at_info_the_migration_replays_clean_under_the_kraft_controllers_epoch(tmp_path):
     """At INFO a topic the KRaft controller created is known first from its followers' lines,
     which name the leader but no ISR; the leader's line names the ISR [2,3,1], so the broker
@@ -66,7 +49,7 @@ def test_at_info_the_migration_replays_clean_under_the_kraft_controllers_epoch(t
     says that the brokers' controller epoch is the KRaft controller's from then on (its requests'
     lines that carry it are TRACE)."""
     manifest = json.loads((CAPTURE / "manifest.json").read_text())
-    info = _at_info(CAPTURE, tmp_path / "info")
+    info = at_info(CAPTURE, tmp_path / "info")
     ingested = ingest_files(log_files(info), "mig")
     assert ingested.quarantine == [] and len(ingested.events) < 200   # (about 1,500 at TRACE)
     registered = next(e for e in ingested.events if e.event_type == "KRaftControllerRegistered")

@@ -7,6 +7,7 @@ import pytest
 
 from ingest import zk_controller
 from ingest.catalog import LineContext, index, match_message
+from ingest.lines import parse_file_lines
 from ingest.prefix import strip_prefix
 from schemas.events import EVENT_FIELD_NAMES
 from schemas.validate import invalid_reason
@@ -675,3 +676,35 @@ def test_live_brokers_at_failover_are_a_fact_for_the_failover_that_follows():
     """3.3.2 real: the live set the new controller found, given to its ControllerFailover."""
     found = run("[Controller id=1001] Currently active brokers in the cluster: Set(1001, 1002)")
     assert found is not None and found[1] == [{"fact": "live_brokers", "brokers": [1001, 1002]}]
+
+
+def _failover_outputs(lines: list[str]) -> list:
+    path = "/logs/broker-2/controller.log"
+    stamped = [f"[2026-11-26 01:57:35,{600 + i:03d}] INFO [Controller id=2] {text} (kafka.controller.KafkaController)"
+               for i, text in enumerate(lines)]
+    return [o for o in parse_file_lines(path, enumerate(stamped, 1)) if o.kind != "ignored"]
+
+
+def test_a_failover_is_the_new_controllers_once_it_has_read_the_live_brokers():
+    """Real 2.4.1 at INFO: between "Currently active brokers" and "Ready to serve ..." the new
+    controller takes dead replicas offline and elects, and the brokers log what they receive (their
+    files sort those lines before "Ready"). Where the election line names the epoch (2.1+) the
+    ControllerFailover is the live brokers' line's, and Ready is no second one."""
+    outs = _failover_outputs(["2 successfully elected as the controller. Epoch incremented to 2 and epoch zk version is now 2",
+                              "Registering handlers",
+                              "Currently active brokers in the cluster: Set(2, 3)",
+                              "Ready to serve as the new controller with epoch 2"])
+    assert [(o.line, o.kind) for o in outs] == [(1, "fact"), (2, "understood"), (3, "event"), (4, "understood")]
+    failover = outs[2].data
+    assert (failover["event_type"], failover["controller_id"], failover["controller_epoch"], failover["brokers"],
+            failover["source_line"], failover["recording_broker"]) == ("ControllerFailover", 2, 2, [2, 3], 3, 2)
+    assert failover["event_time_ms"] == outs[2].order_ts < outs[3].order_ts
+    assert sum(o.n_lines for o in outs) == 4
+
+
+def test_a_failover_whose_election_line_names_no_epoch_is_the_ready_lines():
+    # 1.1-2.0 ("2 successfully elected as the controller"): the epoch is first printed by "Ready".
+    outs = _failover_outputs(["2 successfully elected as the controller", "Currently active brokers in the cluster: Set(2, 3)",
+                              "Ready to serve as the new controller with epoch 2"])
+    assert [(o.line, o.kind) for o in outs] == [(1, "fact"), (2, "fact"), (3, "event")]
+    assert (outs[2].data["controller_epoch"], outs[2].data["brokers"]) == (2, [2, 3])
