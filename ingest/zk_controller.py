@@ -102,6 +102,14 @@ def _elected(m: re.Match, ctx: LineContext) -> list:
     return [{"fact": "controller_elected", "controller_id": int(m["b"]), "controller_epoch": int(e) if e else None}]
 
 
+def _epoch_incremented(m: re.Match, ctx: LineContext) -> list:
+    """0.8-1.0 name the new epoch before the failover's first decisions ("Controller 1 incremented
+    epoch to 5"; 1.0 "[Controller id=1] Incremented epoch to 5"): as 2.1+'s election line does."""
+    b = m.groupdict().get("b")
+    return [{"fact": "controller_elected", "controller_id": int(b) if b is not None else ctx.prefix.broker,
+             "controller_epoch": int(m["e"])}]
+
+
 # --- builders: broker membership ----------------------------------------------------------
 
 def _brokers(event_type: str):
@@ -302,9 +310,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
     _row("ctl.failover.begin.1_0", f"{KC} onControllerFailover @1.0.2", "1.0.0", "1.0.2", "starting",
          r"Starting become controller state transition$"),
     _row("ctl.failover.epoch.old", f"{KC} incrementControllerEpoch @0.8.0..@0.11.0", "0.8.0", "0.11.0.3", "controller",
-         r"Controller \d+ incremented epoch to \d+$"),
+         r"Controller (?P<b>\d+) incremented epoch to (?P<e>\d+)$", _epoch_incremented),
     _row("ctl.failover.epoch.1_0", f"{KC} incrementControllerEpoch @1.0.2", "1.0.0", "1.0.2", "incremented",
-         r"Incremented epoch to \d+$"),
+         r"Incremented epoch to (?P<e>\d+)$", _epoch_incremented),
     _row("ctl.failover.epoch.read.old", f"{KC} readControllerEpochFromZookeeper @0.8.0..@2.0.1", "0.8.0", "2.0.1",
          "initialized", r"Initialized controller epoch to \d+ and zk version \d+$"),
     _row("ctl.failover.registering", f"{KC} onControllerFailover @1.1..@3.9", "1.1.0", None, "registering",

@@ -17,11 +17,10 @@ from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "samples" / "real"
-# Where the INFO lines tell the whole leader/ISR history, and where they tell less:
-# 1.0.2 logs no ISR change it makes while a broker shuts down, so one ISR of three captures'
-# partitions is missing (their leaders and epochs are all there).
-WHOLE = ["zk-0.8-trace", "zk-0.9-trace", "zk-0.10-trace", "zk-0.11-trace", "zk-2.4-trace", "zk-2.4-ops", "zk-2.8-trace"]
-LEADERS_ONLY = ["zk-1.0-trace"]
+# (zk-3.9-trace at INFO: a reassignment's completion bumps the leader epoch once too early, left open;
+# zk-3.9-migration: tests/ingest/test_migration.py.)
+CAPTURES = ["zk-0.8-trace", "zk-0.9-trace", "zk-0.10-trace", "zk-0.11-trace", "zk-1.0-trace", "zk-2.4-trace", "zk-2.4-ops",
+            "zk-2.8-trace"]
 
 
 def _audit(folder: Path, version: str) -> dict:
@@ -30,19 +29,19 @@ def _audit(folder: Path, version: str) -> dict:
     return replay_cluster("c", ingested.events, resolve_era(version))
 
 
-def _history(result, isr: bool = True) -> list[tuple]:
-    """The partition's leader, leader epoch (and ISR, as a set) as they changed, while it existed."""
+def _history(result) -> list[tuple]:
+    """The partition's leader, leader epoch and ISR (as a set) as they changed, while it existed."""
     out: list[tuple] = []
     for row in result.timeline:
         if row.partition_state == "NonExistentPartition" or row.leader_epoch < 0:
             continue
-        state = (row.leader, row.leader_epoch, frozenset(row.isr)) if isr else (row.leader, row.leader_epoch)
+        state = (row.leader, row.leader_epoch, frozenset(row.isr))
         if not out or out[-1] != state:
             out.append(state)
     return out
 
 
-@pytest.mark.parametrize("capture", WHOLE + LEADERS_ONLY)
+@pytest.mark.parametrize("capture", CAPTURES)
 def test_a_trace_capture_logged_at_info_audits_to_the_same_history(capture, tmp_path):
     version = json.loads((REAL / capture / "manifest.json").read_text())["kafka_version"]
     trace = _audit(REAL / capture, version)
@@ -51,5 +50,4 @@ def test_a_trace_capture_logged_at_info_audits_to_the_same_history(capture, tmp_
     rules = {key: sorted(v.rule for v in r.violations) for key, r in trace.items()}
     assert {key: sorted(v.rule for v in r.violations) for key, r in info.items()} == rules
     assert sum(rules.values(), []) == ([] if capture.endswith("-ops") else ["UNCLEAN_LEADER_ELECTION"])
-    whole = capture in WHOLE
-    assert {key: _history(r, whole) for key, r in info.items()} == {key: _history(r, whole) for key, r in trace.items()}
+    assert {key: _history(r) for key, r in info.items()} == {key: _history(r) for key, r in trace.items()}

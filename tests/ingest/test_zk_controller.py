@@ -47,6 +47,10 @@ CASES = [
      [{"event_type": "ControllerFailover", "controller_id": 1, "controller_epoch": 5, "recording_broker": 1}]),
     ("3.3.2 real", "[Controller id=1001] Ready to serve as the new controller with epoch 1",
      [{"event_type": "ControllerFailover", "controller_id": 1001, "controller_epoch": 1, "recording_broker": 1001}]),
+    # The new epoch, named before the failover's first decisions (see test_a_failover_is_...).
+    ("0.11.0.3", "[Controller 1]: Controller 1 incremented epoch to 5",
+     [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 5}]),
+    ("1.0.2", "[Controller id=1] Incremented epoch to 5", [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 5}]),
     # Broker membership, controlled shutdown
     ("2.8.1", "[Controller id=2] New broker startup callback for 1,3", [ctl("BrokerStartup", 2, brokers=[1, 3])]),
     ("0.9.0.1", "[Controller 0]: Broker failure callback for 2", [ctl("BrokerFailure", 0, brokers=[2])]),
@@ -251,10 +255,8 @@ def test_server_log(release, message, expected):
 # Real lines of these files that carry no controller input: understood, no event -------------
 QUIET = [
     ("0.11.0.3", "[Controller 1]: Broker 1 starting become controller state transition"),
-    ("0.11.0.3", "[Controller 1]: Controller 1 incremented epoch to 5"),
     ("0.11.0.3", "[Controller 1]: Initialized controller epoch to 4 and zk version 3"),
     ("1.0.2", "[Controller id=1] Starting become controller state transition"),
-    ("1.0.2", "[Controller id=1] Incremented epoch to 5"),
     ("2.0.1", "[Controller id=1] Initialized controller epoch to 4 and zk version 3"),
     ("0.10.2.2", "[AddPartitionsListener on Controller 1]: Partition modification triggered "
                  "{\"version\":1,\"partitions\":{\"0\":[1,2]}} for path /brokers/topics/t"),
@@ -708,3 +710,12 @@ def test_a_failover_whose_election_line_names_no_epoch_is_the_ready_lines():
                               "Ready to serve as the new controller with epoch 2"])
     assert [(o.line, o.kind) for o in outs] == [(1, "fact"), (2, "fact"), (3, "event")]
     assert (outs[2].data["controller_epoch"], outs[2].data["brokers"]) == (2, [2, 3])
+
+
+def test_up_to_1_0_the_epoch_increment_names_the_failovers_epoch():
+    # 1.0.2: "2 successfully elected as the controller", then "Incremented epoch to 2" before the live brokers.
+    outs = _failover_outputs(["2 successfully elected as the controller", "Starting become controller state transition",
+                              "Incremented epoch to 2", "Currently active brokers in the cluster: Set(2, 3)",
+                              "Ready to serve as the new controller with epoch 2"])
+    assert [(o.line, o.kind) for o in outs] == [(1, "fact"), (2, "understood"), (3, "fact"), (4, "event"), (5, "understood")]
+    assert (outs[3].data["controller_id"], outs[3].data["controller_epoch"], outs[3].data["brokers"]) == (2, 2, [2, 3])
