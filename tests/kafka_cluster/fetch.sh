@@ -3,7 +3,8 @@
 # version: $KAFKA_CACHE/<version>/*.jar (default .cache/kafka/<version>/), used as
 # `java -cp '<dir>/*'`. Idempotent: a version whose directory carries a .stamp matching
 # pom.xml is skipped (no network). An interrupted fetch never leaves a half-filled
-# directory behind (fetched into a temp dir, then renamed).
+# directory behind (fetched into a temp dir, then renamed), and two fetches of one version (two
+# pytest-xdist workers) take turns: the second finds the first one's stamp.
 #
 #   tests/kafka_cluster/fetch.sh                 # the ten defaults
 #   tests/kafka_cluster/fetch.sh 3.9.2           # one version
@@ -48,13 +49,19 @@ fetch() {
   profile="$(profile_for "$version")"
   scala="$(scala_for "$version")"
   want="$(sha256sum "$HERE/pom.xml" | cut -d' ' -f1) $profile $scala"
+  # One fetch of a version at a time (pytest-xdist workers share the cache): a second fetch waits,
+  # then finds the stamp the first wrote, instead of replacing the directory while the first
+  # one's test reads its jars.
+  mkdir -p "$CACHE"
+  exec 9>"$CACHE/.$version.lock"
+  flock 9
   if [[ "$(cat "$dir/.stamp" 2>/dev/null)" == "$want" ]] && compgen -G "$dir/kafka_$scala-$version.jar" >/dev/null; then
     log "$version up to date in ${dir#"$ROOT"/}"
+    exec 9>&-
     return
   fi
   command -v mvn >/dev/null || { echo "[kafka-fetch] error: mvn not on PATH" >&2; exit 1; }
   log "fetching Kafka $version (Scala $scala, profile $profile) into ${dir#"$ROOT"/}"
-  mkdir -p "$CACHE"
   tmp="$dir.tmp.$$"
   rm -rf "$tmp"
   trap 'rm -rf "$tmp" "$tmp.log"' EXIT
@@ -70,6 +77,7 @@ fetch() {
   mv "$tmp" "$dir"
   trap - EXIT
   log "$version: $(ls "$dir"/*.jar | wc -l) jars, $(du -sh "$dir" | cut -f1), $((SECONDS - t0))s"
+  exec 9>&-
 }
 
 if [[ $# -gt 0 ]]; then
