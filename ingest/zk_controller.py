@@ -159,6 +159,16 @@ def _reassignment_kip455(m: re.Match, ctx: LineContext) -> list:
     return [_event("ReassignmentStart", topic=topic, partition=partition, replicas=target, **_controller(ctx))]
 
 
+def _reassignment_caught_up(m: re.Match, ctx: LineContext) -> list:
+    """onPartitionReassignment re-entered with every target replica in the ISR: the completion
+    starts here, before the election or epoch bump it writes and before (at INFO) the leader's
+    own line that shows the ISR grown. 2.4+ print the target (a Scala Seq, `ArrayBuffer(3, 2)`);
+    0.8-2.3 only the count (`2/2 replicas`), the replay knows which."""
+    topic, partition = parse_partition(m["tp"])
+    target = [int(x) for x in re.findall(r"\d+", m["r"])] if m.groupdict().get("r") is not None else None
+    return [_event("ReassignmentCaughtUp", topic=topic, partition=partition, replicas=target, **_controller(ctx))]
+
+
 def _election(m: re.Match, ctx: LineContext) -> list:
     election_type = m.groupdict().get("type") or "PREFERRED"
     ids = _controller(ctx)
@@ -574,16 +584,17 @@ PATTERNS: tuple[MessagePattern, ...] = (
          r"Leader -?\d+ for partition \S+ being reassigned, is (?:not in the new list of replicas [\d,]*\. Re-electing leader"
          r"|already in the new list of replicas [\d,]* (?:and is alive|but is dead))$"),
     _row("ctl.reassign.caught_up", f"{KC} processPartitionReassignmentIsrChange @2.4..@3.9", "2.4.0", None, "target",
-         r"Target replicas .* have all caught up with the leader for reassigning partition \S+$"),
+         rf"Target replicas (?P<r>\w*\([\d, ]*\)) have all caught up with the leader for reassigning partition {_TP}$",
+         _reassignment_caught_up),
     _row("ctl.reassign.failed", f"{KC} processZkPartitionReassignment @2.4..@3.9", "2.4.0", None, "failed",
          r"Failed reassignment through zk with the following errors: .*$"),
     # The ISR listener of a partition being reassigned (0.8-2.3): the reassignment goes on.
     _row("ctl.reassign.resuming.old", f"{KC} ReassignedPartitionsIsrChangeListener @0.8.0..@1.0.2", "0.8.0", "1.0.2",
-         "%d/%d", r"\d+/\d+ replicas have caught up with the leader for partition \S+ being reassigned\.Resuming "
-         r"partition reassignment$"),
+         "%d/%d", rf"\d+/\d+ replicas have caught up with the leader for partition {_TP} being reassigned\.Resuming "
+         r"partition reassignment$", _reassignment_caught_up),
     _row("ctl.reassign.resuming", f"{KC} PartitionReassignmentIsrChange @1.1.1..@2.3.1", "1.1.0", "2.3.1", "%d/%d",
-         r"\d+/\d+ replicas have caught up with the leader for partition \S+ being reassigned\. Resuming partition "
-         r"reassignment$"),
+         rf"\d+/\d+ replicas have caught up with the leader for partition {_TP} being reassigned\. Resuming partition "
+         r"reassignment$", _reassignment_caught_up),
     # The controller's ISR removal of a replica already out of the ISR: nothing written.
     _row("ctl.isr.cannot_remove.0_8_0", f"{KC} removeReplicaFromIsr @0.8.0 (WARN)", "0.8.0", "0.8.1", "cannot",
          r"Cannot remove replica \d+ from ISR of \S+\. Leader = -?\d+ ; ISR = .*$"),

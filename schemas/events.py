@@ -81,6 +81,12 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "A broker became controller with the given epoch (KRaft: a new Raft leader); `brokers`, if set, are the live brokers it found."),
     EventTypeDoc("ReassignmentStart", "input", "partition", ("replicas",),
                  "A reassignment of the partition to the target replicas (RAR) was requested."),
+    EventTypeDoc("ReassignmentCaughtUp", "input", "partition", (),
+                 "The controller found every target replica of the reassignment in flight in the ISR and completes it "
+                 "(2.4+ 'Target replicas [..] have all caught up with the leader for reassigning partition t-0', "
+                 "`replicas` the target; 0.8-2.3 'N/N replicas have caught up with the leader for partition t-0 being "
+                 "reassigned. Resuming partition reassignment', `replicas` null). At INFO the leader's own line that shows "
+                 "the ISR grown can come after the completion's election: this one comes before."),
     EventTypeDoc("ReplicaLeaderElection", "input", "partition", ("election_type",),
                  "A preferred (or, from 2.4, unclean) leader election was requested for the partition (admin or auto-rebalance)."),
     EventTypeDoc("TopicDeletion", "input", "topic", (),

@@ -938,6 +938,12 @@ class PartitionReplay:
             self._flush(event)
         ControllerOperations.OPERATIONS[event.event_type](self, event)
 
+    def on_reassignment_caught_up(self, event: Event) -> None:
+        """The completion an ISR change the replay read first has queued is this input's own
+        work, not an earlier input's left to flush."""
+        if not self._completion_queued:
+            self.on_input(event)
+
     def on_controller_failover(self, event: Event) -> None:
         """A failover announced twice is one: a controller.log read in splits can give it at its
         live brokers' line and again at its Ready line (ingest.lines, _failover_event). The
@@ -1766,6 +1772,26 @@ class ControllerOperations:
         rp.pending.extend(Step(OP_REPLICA, R.NewReplica, r, cause=event) for r in target if r not in original)
 
     @staticmethod
+    def reassignment_caught_up(rp: PartitionReplay, event: Event) -> None:
+        """The controller's word that the ISR holds the whole target: the completion's steps are
+        queued now, for the election or epoch bump it writes next (which a leader's INFO line of
+        the grown ISR may follow)."""
+        target = rp.reassignment_target
+        if target is None or rp.state is not P.OnlinePartition:
+            return
+        if event.replicas is not None and set(event.replicas) != set(target):
+            return   # another reassignment than the one the replay follows: its own lines decide
+        missing = tuple(r for r in target if r not in rp.isr)
+        if missing:
+            # The ISR the controller read holds them: the leader's write went in before this line,
+            # its own line of it (INFO) may come after the election (real 3.9.2 capture).
+            rp.isr += missing
+            rp.zk_version += 1
+            rp._emit(event, None, True)
+        rp._completion_queued = True
+        rp.pending.extend(ControllerOperations.complete_reassignment(rp, event))
+
+    @staticmethod
     def complete_reassignment(rp: PartitionReplay, cause: Event | None) -> list[Step]:
         """Steps 5-12 of onPartitionReassignment, once every target replica is in the ISR."""
         target = rp.reassignment_target or ()
@@ -1867,6 +1893,7 @@ ControllerOperations.OPERATIONS = {
     E.CONTROLLED_SHUTDOWN: ControllerOperations.controlled_shutdown,
     E.CONTROLLER_FAILOVER: ControllerOperations.controller_failover,
     E.REASSIGNMENT_START: ControllerOperations.reassignment_start,
+    E.REASSIGNMENT_CAUGHT_UP: ControllerOperations.reassignment_caught_up,
     E.REPLICA_LEADER_ELECTION: ControllerOperations.replica_leader_election,
     E.TOPIC_DELETION: ControllerOperations.topic_deletion,
 }
@@ -1882,6 +1909,7 @@ STEP_APPLIERS = {
 
 ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.OPERATIONS}
 ZK_HANDLERS[E.CONTROLLER_FAILOVER] = PartitionReplay.on_controller_failover
+ZK_HANDLERS[E.REASSIGNMENT_CAUGHT_UP] = PartitionReplay.on_reassignment_caught_up
 # Carried state is no controller input: it flushes nothing and runs no operation.
 CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,

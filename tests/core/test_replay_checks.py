@@ -814,6 +814,40 @@ def test_info_a_brokers_line_at_the_next_epoch_is_a_new_decision_with_the_isr_it
                                 ("OnlinePartition", 1, 1, (1,), None, False)]
 
 
+def test_info_a_reassignment_completes_at_the_controllers_caught_up_line():
+    # Real 3.9.2 at INFO: "Target replicas ArrayBuffer(3, 2) have all caught up ..." comes before the
+    # election it starts (3, ISR [2,1,3]); leader 1's own "ISR updated to 2,1,3" comes only after it.
+    # The completion is queued at that line, its election is judged with the ISR the controller read,
+    # and its last write, "Successfully updated assignment ... (replicas=3,2, addingReplicas=,
+    # removingReplicas=)", starts nothing: no second epoch bump, then or when 3 rejoins the ISR later.
+    r = replay("3.x",
+               e("ControllerFailover", brokers=[1, 2, 3], **C2),
+               e("TopicCreation", replicas=[1, 2]),
+               e("LeaderAndIsrReceived", leader=1, leader_epoch=0, isr=[1, 2], recording_broker=1),
+               e("ReassignmentStart", replicas=[3, 2], **C2),
+               e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C2),
+               e("ReassignmentCaughtUp", replicas=[3, 2], **C2),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=3,
+                 leader_epoch=2, isr=[1, 2, 3], **C2),
+               e("LeaderAndIsr", leader=3, leader_epoch=3, isr=[2, 3], replica=1, **C2),
+               e("ReassignmentStart", replicas=[3, 2], **C2),
+               e("BrokerFailure", brokers=[3], **C2),
+               e("LeaderAndIsrReceived", leader=2, leader_epoch=4, recording_broker=2),
+               e("BrokerStartup", brokers=[3], **C2),
+               e("IsrChange", leader=2, isr=[2, 3]))
+    clean(r)
+    assert [(row.leader, row.leader_epoch, row.isr, row.replicas, row.election) for row in r.rows][2:] == [
+        (1, 0, (1, 2), (3, 2, 1), None),         # the start writes AR = target + removing
+        (1, 1, (1, 2), (3, 2, 1), None),         # and bumps the epoch
+        (1, 1, (1, 2, 3), (3, 2, 1), None),      # the ISR the caught-up line read
+        (3, 2, (1, 2, 3), (3, 2, 1), "reassign"),
+        (3, 3, (2, 3), (3, 2, 1), None),         # 1 removed from the ISR
+        (3, 3, (2, 3), (3, 2), None),            # and from AR (the last line's write)
+        (3, 3, (2, 3), (3, 2), None),            # Offline at 3's failure
+        (2, 4, (2,), (3, 2), "offline"),
+        (2, 4, (2, 3), (3, 2), None)]
+
+
 def test_a_failover_announced_twice_is_one():
     # ingest.lines gives a 2.1+ failover at the live brokers' line; a controller.log read in splits
     # can give it again at its Ready line, after records that claim the first one's steps.

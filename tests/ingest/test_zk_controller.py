@@ -99,6 +99,19 @@ CASES = [
     ("2.4.1 completion", "[Controller id=1] Successfully updated assignment of partition orders-0 to ReplicaAssignment("
                          "replicas=4,5,6, addingReplicas=, removingReplicas=)",
      [ctl("ReassignmentStart", 1, topic="orders", partition=0, replicas=[4, 5, 6])]),
+    # Every target replica in the ISR: the completion starts (0.8-2.3 print the count only, and only when it is all).
+    ("0.8.2.2 real", "[ReassignedPartitionsIsrChangeListener on controller 3]: 2/2 replicas have caught up with the leader "
+                     "for partition [moves,0] being reassigned.Resuming partition reassignment",
+     [{"event_type": "ReassignmentCaughtUp", "topic": "moves", "partition": 0, "recording_broker": 3, "controller_id": 3}]),
+    ("2.3.1", "[Controller id=1] 3/3 replicas have caught up with the leader for partition t-0 being reassigned. "
+              "Resuming partition reassignment",
+     [ctl("ReassignmentCaughtUp", 1, topic="t", partition=0)]),
+    ("2.4.1", "[Controller id=1] Target replicas List(4, 5, 6) have all caught up with the leader for reassigning partition "
+              "orders-0",
+     [ctl("ReassignmentCaughtUp", 1, topic="orders", partition=0, replicas=[4, 5, 6])]),
+    ("3.9.2 real", "[Controller id=2] Target replicas ArrayBuffer(3, 2) have all caught up with the leader for reassigning "
+                   "partition moves-0",
+     [ctl("ReassignmentCaughtUp", 2, topic="moves", partition=0, replicas=[3, 2])]),
     # Preferred / unclean election requests
     ("0.8.2.2", "[Controller 1]: Starting preferred replica leader election for partitions [t,0],[t,1]",
      [ctl("ReplicaLeaderElection", 1, topic="t", partition=0, election_type="PREFERRED"),
@@ -265,11 +278,6 @@ QUIET = [
     ("1.1.1", "[Controller id=1] Skipping reassignment of t-0 since the topic is currently being deleted"),
     ("2.3.1", "[Controller id=2] Delete topic callback invoked on StopReplica response received from broker 1: request "
               "error = NONE, partition errors = Map(doomed-0 -> NONE)"),
-    # Checked against the sources jars (the release named is the one whose source the line follows).
-    ("0.8.2.2", "[Controller 1]: 2/3 replicas have caught up with the leader for partition [t,0] being reassigned."
-                "Resuming partition reassignment"),
-    ("2.3.1", "[Controller id=1] 3/3 replicas have caught up with the leader for partition t-0 being reassigned. "
-              "Resuming partition reassignment"),
     ("0.8.0", "[Controller 1]: Cannot remove replica 3 from ISR of [t,0]. Leader = 1 ; ISR = List(1, 2)"),
     ("1.0.2", "[Controller id=1] Cannot remove replica 3 from ISR of partition [t,0] since it is not in the ISR. "
               "Leader = 1 ; ISR = List(1, 2)"),
@@ -355,7 +363,6 @@ QUIET = [
     ("2.2.0", "[Controller id=1] Updated broker epochs cache: Map(1 -> 25, 2 -> 40)"),
     ("2.4.1", "[Controller id=1] Updating assignment of partition orders-0 from ReplicaAssignment(replicas=1,2,3, addingReplicas=, "
               "removingReplicas=) to ReplicaAssignment(replicas=4,5,6,1,2,3, addingReplicas=4,5,6, removingReplicas=1,2,3)"),
-    ("2.4.1", "[Controller id=1] Target replicas List(4, 5, 6) have all caught up with the leader for reassigning partition orders-0"),
     ("2.4.1", "[Controller id=1] No more partitions need to be reassigned. Deleting zk path /admin/reassign_partitions"),
     ("3.3.2 real", "[Controller id=1001] Deleting log dir event notifications"),
     ("3.3.2 real", "[Controller id=1001] Initializing controller context"),
