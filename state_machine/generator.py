@@ -169,7 +169,8 @@ class Simulator:
             if rewrite:
                 self._record("illegal_transition", "ILLEGAL_PARTITION_TRANSITION", rp, ev)
             return
-        if level == "trace" and last is not None and (leader, epoch, isr) != last[1:4]:
+        if level == "trace" and last is not None and (leader, epoch, isr) != last[1:4] and epoch >= 0:
+            # (a row without a leader epoch is no write: a deleted topic's znode gone)
             self._emit(self._event(E.LEADER_AND_ISR, leader=leader, leader_epoch=epoch, isr=list(isr),
                                    zk_version=rp.zk_version, **fields))
 

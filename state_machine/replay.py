@@ -657,7 +657,7 @@ class PartitionReplay:
             return
         self.state = target
         if target is P.NonExistentPartition:
-            self._forget_partition()
+            self._leave_partition()
         self._emit(cause, None, record is None)
 
     def _apply_outcome(self, outcome, cause: Event | None, inferred: bool, transition_record: Event | None) -> None:
@@ -679,6 +679,15 @@ class PartitionReplay:
         self.leader_epoch += 1
         self.zk_version += 1
         self.write_controller_epoch = self.controller_epoch
+
+    def _leave_partition(self) -> None:
+        """Offline -> NonExistent. From 2.1 (KAFKA-6753) a deletion takes this step as it starts,
+        and the step only marks the state: the znode keeps its leader and ISR, which the deletion's
+        OfflineReplica steps still shrink, each at a new leader epoch (real 2.8.2 and 3.9.2
+        captures: epochs 4, 5, 6 after the partition went NonExistent). They are forgotten when
+        the deletion completes."""
+        if not (self.deleting and self.era.deletion_partition_removed_at == "start"):
+            self._forget_partition()
 
     def _forget_partition(self) -> None:
         self.leader, self.isr, self.controller_isr, self.leader_epoch = NO_LEADER, (), (), -1
@@ -705,7 +714,8 @@ class PartitionReplay:
         """A replica transition's side effects on the partition (ReplicaStateMachine)."""
         states = self.replica_states
         if target is R.OfflineReplica:
-            if self.leader_epoch < 0 or self.state is P.NewPartition or self.state is P.NonExistentPartition:
+            if (self.leader_epoch < 0 or self.state is P.NewPartition
+                    or (self.state is P.NonExistentPartition and not self.deleting)):
                 policy = self.era.offline_replica_without_leadership
                 if policy != "set_offline":
                     return
@@ -773,6 +783,8 @@ class PartitionReplay:
     def _step_deletion_done(self, step: Step, record: Event | None) -> None:
         self.deleting = False
         self.replicas = ()
+        self._forget_partition()   # the topic's znodes are deleted
+        self._emit(record or step.cause, None, record is None)
 
     # ---------------------------------------------------------------- recorded decisions
 
@@ -1071,7 +1083,7 @@ class PartitionReplay:
             return
         self.state = target
         if target is P.NonExistentPartition:
-            self._forget_partition()
+            self._leave_partition()
         self._emit(record, None, False)
 
     def on_replica_state_change(self, record: Event) -> None:
@@ -1141,10 +1153,9 @@ class PartitionReplay:
         # value is the ISR removal that follows a failed election.
         removed = record.replica
         step = None if removed is None else self._claim_isr_removal(removed)
-        if removed is not None and self.deleting and self.state is P.NonExistentPartition:
-            # A topic deletion's ISR removal, written to the znode after the partition left the
-            # controller's memory (Offline -> NonExistent, logged at TRACE before it, or unlogged
-            # and applied by the claim): there is no leader or ISR left here to check it against.
+        if removed is not None and self.deleting and self.state is P.NonExistentPartition and self.leader_epoch < 0:
+            # A topic deletion's ISR removal whose partition the replay never knew the leadership
+            # of: there is no leader or ISR here to check it against.
             if step is not None:
                 self._set_replica(removed, R.OfflineReplica, record, False)
             return

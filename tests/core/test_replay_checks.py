@@ -949,9 +949,11 @@ def test_isr_removal_claims_the_step_of_the_replica_it_names():
     assert offline == [(1, "OfflineReplica"), (2, "OfflineReplica")]
     # Kafka takes the partition Offline -> NonExistent before its replicas offline (onTopicDeletion,
     # then onPartitionDeletion): unlogged at INFO, those steps come first, as a TRACE log shows
-    # them, and the znode writes after them are no leader or ISR of the partition's.
+    # them. From 2.1 that step only marks the state: the znode writes after it still shrink the
+    # ISR the partition keeps until its deletion completes.
     assert [row.partition_state for row in r.rows if row.seq >= 4][:2] == ["OfflinePartition", "NonExistentPartition"]
-    assert [row for row in r.rows if row.seq in (5, 6)] == []
+    assert [(row.partition_state, row.leader, row.leader_epoch, row.isr) for row in r.rows if row.seq in (5, 6)] == [
+        ("NonExistentPartition", 2, 1, (2, 3)), ("NonExistentPartition", -1, 2, (3,))]
 
 
 def test_isr_removal_without_its_replica_is_matched_in_step_order():
@@ -974,6 +976,12 @@ def test_isr_removals_of_a_deletion_after_its_logged_partition_removal_are_clean
                e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], replica=1, **C1),
                e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], replica=2, **C1))
     clean(r)
+    # The znode keeps what those removals write (replica 3's, the last, unlogged here: it keeps the
+    # last ISR member) until the deletion completes and forgets them.
+    assert [(row.leader, row.leader_epoch, row.isr, row.replicas) for row in r.rows if row.seq != 2][-8:] == [
+        (2, 0, (2, 1, 3), (2, 1, 3)), (2, 1, (2, 3), (2, 1, 3)), (-1, 2, (3,), (2, 1, 3)), (-1, 3, (3,), (2, 1, 3)),
+        (-1, 3, (3,), (1, 3)), (-1, 3, (3,), (3,)), (-1, 3, (3,), ()), (-1, -1, (), ())]
+    assert {row.partition_state for row in r.rows[-8:]} == {"NonExistentPartition"}
 
 
 # ------------------------------------------------------------------ a reassignment's completion, in either order

@@ -1,9 +1,10 @@
-"""Every real capture (data/samples/real/), replayed locally: a partition that still exists ends at
-the highest leader epoch its logs name. Each leader epoch is a write of the partition's znode or
-metadata record, and a broker or the controller names the last one ("starts at leader epoch 7",
-"Cached leader info ... leaderEpoch=7", a PartitionChangeRecord): a replay that ends higher invented
-a write (a reassignment completed twice), one that ends lower missed one. A deleted topic is left
-out: its last writes remove replicas from the ISR after the replay has forgotten the partition."""
+"""Every real capture (data/samples/real/), replayed locally, against the leader epochs its logs
+name. Each leader epoch is a write of the partition's znode or metadata record, and a broker or the
+controller names many of them ("starts at leader epoch 7", "Cached leader info ... leaderEpoch=7",
+"state changed to (Leader:-1,ISR:3,...,LeaderEpoch:5,...) after removing replica 2", a
+PartitionChangeRecord): the replay's timeline must hold each such leader and epoch (a row it
+missed), and a partition that still exists must end at the highest one (a replay that ends higher
+invented a write: a reassignment completed twice)."""
 from __future__ import annotations
 
 import json
@@ -19,16 +20,29 @@ REAL = Path(__file__).resolve().parents[2] / "data" / "samples" / "real"
 CAPTURES = sorted(p.name for p in REAL.iterdir() if (p / "manifest.json").exists())
 
 
-@pytest.mark.parametrize("capture", CAPTURES)
-def test_a_partition_ends_at_the_last_leader_epoch_its_logs_name(capture):
+@pytest.fixture(scope="module", params=CAPTURES)
+def replayed(request):
+    capture = request.param
     manifest = json.loads((REAL / capture / "manifest.json").read_text())
     ingested = ingest_files(log_files(REAL / capture), capture)
     result = replay_cluster(capture, ingested.events, resolve_era(manifest["clusters"][capture]["kafka_version"]))
-    named: dict[tuple[str, int], int] = {}
+    named: dict[tuple[str, int], set[tuple[int, int]]] = {}
     for e in ingested.events:
-        if e.leader_epoch is not None and e.partition is not None:
-            key = (e.topic, e.partition)
-            named[key] = max(named.get(key, -1), e.leader_epoch)
+        if e.leader_epoch is not None and e.leader is not None and e.partition is not None:
+            named.setdefault((e.topic, e.partition), set()).add((e.leader, e.leader_epoch))
+    return named, result
+
+
+def test_every_leader_and_epoch_the_logs_name_is_in_the_timeline(replayed):
+    named, result = replayed
+    missed = {key: sorted(pairs - {(row.leader, row.leader_epoch) for row in result[key].timeline})
+              for key, pairs in named.items()}
+    assert {key: m for key, m in missed.items() if m} == {}
+
+
+def test_a_partition_ends_at_the_last_leader_epoch_its_logs_name(replayed):
+    # (a deleted topic's partition ends forgotten, at epoch -1)
+    named, result = replayed
     ended = {key: r.timeline[-1].leader_epoch for key, r in result.items()
              if r.timeline and r.timeline[-1].partition_state != "NonExistentPartition"}
-    assert ended and ended == {key: named[key] for key in ended}
+    assert ended and ended == {key: max(e for _, e in named[key]) for key in ended}
