@@ -2,9 +2,9 @@
 name. Each leader epoch is a write of the partition's znode or metadata record, and a broker or the
 controller names many of them ("starts at leader epoch 7", "Cached leader info ... leaderEpoch=7",
 "state changed to (Leader:-1,ISR:3,...,LeaderEpoch:5,...) after removing replica 2", a
-PartitionChangeRecord): the replay's timeline must hold each such leader and epoch (a row it
-missed), and a partition that still exists must end at the highest one (a replay that ends higher
-invented a write: a reassignment completed twice)."""
+PartitionChangeRecord): the replay's timeline must hold each such leader and epoch, with the ISR
+where the line names one (a row it missed), and a partition that still exists must end at the
+highest one (a replay that ends higher invented a write: a reassignment completed twice)."""
 from __future__ import annotations
 
 import json
@@ -26,17 +26,23 @@ def replayed(request):
     manifest = json.loads((REAL / capture / "manifest.json").read_text())
     ingested = ingest_files(log_files(REAL / capture), capture)
     result = replay_cluster(capture, ingested.events, resolve_era(manifest["clusters"][capture]["kafka_version"]))
-    named: dict[tuple[str, int], set[tuple[int, int]]] = {}
+    named: dict[tuple[str, int], set[tuple]] = {}
     for e in ingested.events:
         if e.leader_epoch is not None and e.leader is not None and e.partition is not None:
-            named.setdefault((e.topic, e.partition), set()).add((e.leader, e.leader_epoch))
+            # with the ISR (as a set) where the line names one
+            named.setdefault((e.topic, e.partition), set()).add(
+                (e.leader, e.leader_epoch) + ((frozenset(e.isr),) if e.isr is not None else ()))
     return named, result
 
 
-def test_every_leader_and_epoch_the_logs_name_is_in_the_timeline(replayed):
+def test_every_leader_epoch_and_isr_the_logs_name_is_in_the_timeline(replayed):
     named, result = replayed
-    missed = {key: sorted(pairs - {(row.leader, row.leader_epoch) for row in result[key].timeline})
-              for key, pairs in named.items()}
+    missed = {}
+    for key, values in named.items():
+        rows = result[key].timeline
+        have = {(row.leader, row.leader_epoch) for row in rows} | {
+            (row.leader, row.leader_epoch, frozenset(row.isr)) for row in rows}
+        missed[key] = values - have
     assert {key: m for key, m in missed.items() if m} == {}
 
 
@@ -45,4 +51,4 @@ def test_a_partition_ends_at_the_last_leader_epoch_its_logs_name(replayed):
     named, result = replayed
     ended = {key: r.timeline[-1].leader_epoch for key, r in result.items()
              if r.timeline and r.timeline[-1].partition_state != "NonExistentPartition"}
-    assert ended and ended == {key: max(e for _, e in named[key]) for key in ended}
+    assert ended and ended == {key: max(value[1] for value in named[key]) for key in ended}
