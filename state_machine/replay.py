@@ -583,7 +583,20 @@ class PartitionReplay:
         for i, step in enumerate(pending):
             # Partition steps never match; skipped conditional ones change nothing here.
             if step.op == OP_REPLICA and step.replica == replica and step.target is target:
-                return self._take(i)
+                # Kafka moves one input's replicas to a state together, in a set's order, not in
+                # the order queued here: the steps of that batch just before this one are still
+                # to come (a topic created with AR [2,3,1] logs NewReplica for 1 first).
+                j, cause = i, step.cause
+                while j and pending[j - 1].op == OP_REPLICA and pending[j - 1].target is target \
+                        and pending[j - 1].cause is cause:
+                    j -= 1
+                if j == i:
+                    return self._take(i)
+                peers, before = pending[j:i], pending[:j]
+                del pending[:i + 1]
+                pending[:0] = peers
+                self._apply_inferred(before)
+                return step
         return None
 
     def _claim_isr_removal(self, replica: int) -> Step | None:
@@ -1835,20 +1848,20 @@ class ControllerOperations:
 
     @staticmethod
     def deletion_steps(rp: PartitionReplay, event: Event, replicas: list[int]) -> list[Step]:
-        """TopicDeletionManager: live replicas Offline -> Started -> Successful (their
-        StopReplica succeeds), dead ones Ineligible; once all are deleted, the replicas
-        go NonExistent and (before 2.1) the partition Offline -> NonExistent."""
-        steps = []
-        for r in replicas:
-            if rp.replica_states.get(r) is R.ReplicaDeletionSuccessful:
-                continue
-            if rp._alive(r):
-                steps += [Step(OP_REPLICA, s, r, cause=event) for s in
-                          (R.OfflineReplica, R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful)]
-            else:
-                steps.append(Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event))
+        """TopicDeletionManager: dead replicas Ineligible, then the live ones Offline ->
+        Started -> Successful (their StopReplica succeeds), state by state as Kafka moves them
+        (onPartitionDeletion); once all are deleted, the replicas go NonExistent and (before
+        2.1) the partition Offline -> NonExistent. Each state's replicas in ascending id order,
+        not AR order: so every real capture's deletion logs them, 0.8.2.2 to 3.9.2 (AR [2,3,1]
+        and [3,1,2] alike go offline 1, 2, 3), which an INFO log, where they are unlogged or
+        (0.8-1.0) their ISR removals are, cannot show."""
+        retry = sorted(r for r in replicas if rp.replica_states.get(r) is not R.ReplicaDeletionSuccessful)
+        steps = [Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event) for r in retry if not rp._alive(r)]
+        live = [r for r in retry if rp._alive(r)]
+        for s in (R.OfflineReplica, R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful):
+            steps += [Step(OP_REPLICA, s, r, cause=event) for r in live]
         if all(rp._alive(r) or rp.replica_states.get(r) is R.ReplicaDeletionSuccessful for r in rp.replicas):
-            steps += [Step(OP_REPLICA, R.NonExistentReplica, r, cause=event) for r in rp.replicas]
+            steps += [Step(OP_REPLICA, R.NonExistentReplica, r, cause=event) for r in sorted(rp.replicas)]
             if rp.era.deletion_partition_removed_at == "completion":
                 steps += [Step(OP_PARTITION, P.OfflinePartition, cause=event),
                           Step(OP_PARTITION, P.NonExistentPartition, cause=event)]

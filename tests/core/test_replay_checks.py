@@ -928,18 +928,22 @@ def test_unclean_logged_after_drain_is_not_attached_to_another_violation():
 
 # ------------------------------------------------------------------ ISR removal naming its replica
 
-def _deletion_removals(name_the_replica: bool) -> Result:
+def _deletion_removals(name_the_replica: bool, leader_first: bool = False) -> Result:
     """Topic deletion of AR [2,3,1]: the controller takes the replicas offline in its own
-    order (1, then 2), each ISR removal logged with the replica it removed (ZK 1.1+ INFO)."""
+    order (1, then 2, as every real capture does: ascending ids), each ISR removal logged with
+    the replica it removed (ZK 1.1+ INFO); `leader_first`: 2, then 1."""
     named = (lambda r: {"replica": r}) if name_the_replica else (lambda r: {})
+    removals = ([e("LeaderAndIsr", leader=-1, leader_epoch=1, isr=[3, 1], **named(2), **C1),
+                 e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], **named(1), **C1)] if leader_first else
+                [e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **named(1), **C1),
+                 e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], **named(2), **C1)])
     return replay("3.x",
                   e("ControllerFailover", brokers=[1, 2, 3], **C1),
                   e("TopicCreation", replicas=[2, 3, 1]),
                   e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=2,
                     leader_epoch=0, isr=[2, 3, 1], **C1),
                   e("TopicDeletion"),
-                  e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **named(1), **C1),
-                  e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[3], **named(2), **C1))
+                  *removals)
 
 
 def test_isr_removal_claims_the_step_of_the_replica_it_names():
@@ -957,9 +961,18 @@ def test_isr_removal_claims_the_step_of_the_replica_it_names():
 
 
 def test_isr_removal_without_its_replica_is_matched_in_step_order():
-    # What the replica field is for: unnamed, the first removal is taken for replica 2's step.
-    r = _deletion_removals(name_the_replica=False)
-    assert [v.rule for v in r.violations] == ["UNEXPECTED_LEADER"]
+    def offline(r: Result) -> list[int]:
+        return [row.replica for row in r.replica_rows if row.seq in (5, 6) and row.replica_state == "OfflineReplica"]
+    # Unnamed, the removals are taken in the steps' order: ascending ids, as Kafka takes them.
+    in_order = _deletion_removals(name_the_replica=False)
+    clean(in_order)
+    assert offline(in_order) == [1, 2]
+    # What the replica field is for: in another order (2, then 1) only the names tell which
+    # replica each removal took offline.
+    assert offline(_deletion_removals(name_the_replica=False, leader_first=True)) != [2, 1]
+    named = _deletion_removals(name_the_replica=True, leader_first=True)
+    clean(named)
+    assert offline(named) == [2, 1]
 
 
 def test_isr_removals_of_a_deletion_after_its_logged_partition_removal_are_clean():
@@ -980,7 +993,7 @@ def test_isr_removals_of_a_deletion_after_its_logged_partition_removal_are_clean
     # last ISR member) until the deletion completes and forgets them.
     assert [(row.leader, row.leader_epoch, row.isr, row.replicas) for row in r.rows if row.seq != 2][-8:] == [
         (2, 0, (2, 1, 3), (2, 1, 3)), (2, 1, (2, 3), (2, 1, 3)), (-1, 2, (3,), (2, 1, 3)), (-1, 3, (3,), (2, 1, 3)),
-        (-1, 3, (3,), (1, 3)), (-1, 3, (3,), (3,)), (-1, 3, (3,), ()), (-1, -1, (), ())]
+        (-1, 3, (3,), (2, 3)), (-1, 3, (3,), (3,)), (-1, 3, (3,), ()), (-1, -1, (), ())]
     assert {row.partition_state for row in r.rows[-8:]} == {"NonExistentPartition"}
 
 

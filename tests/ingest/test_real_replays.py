@@ -1,10 +1,16 @@
-"""Every real capture (data/samples/real/), replayed locally, against the leader epochs its logs
-name. Each leader epoch is a write of the partition's znode or metadata record, and a broker or the
+"""Every real capture (data/samples/real/), replayed locally, against what its logs name.
+
+The leader epochs. Each leader epoch is a write of the partition's znode or metadata record, and a broker or the
 controller names many of them ("starts at leader epoch 7", "Cached leader info ... leaderEpoch=7",
 "state changed to (Leader:-1,ISR:3,...,LeaderEpoch:5,...) after removing replica 2", a
 PartitionChangeRecord): the replay's timeline must hold each such leader and epoch, with the ISR
 where the line names one (a row it missed), and a partition that still exists must end at the
-highest one (a replay that ends higher invented a write: a reassignment completed twice)."""
+highest one (a replay that ends higher invented a write: a reassignment completed twice).
+
+The replica states. A TRACE log names every replica transition the controller makes: each must be a
+step the replay queued and the record claimed, not one it applied unlogged and then met again (a row
+that repeats the replica's state: Kafka moves one input's replicas in a set's order, and a topic's
+deletion takes them state by state)."""
 from __future__ import annotations
 
 import json
@@ -52,3 +58,15 @@ def test_a_partition_ends_at_the_last_leader_epoch_its_logs_name(replayed):
     ended = {key: r.timeline[-1].leader_epoch for key, r in result.items()
              if r.timeline and r.timeline[-1].partition_state != "NonExistentPartition"}
     assert ended and ended == {key: max(value[1] for value in named[key]) for key in ended}
+
+
+def test_every_replica_transition_a_trace_log_names_is_claimed_once(replayed):
+    named, result = replayed
+    repeated = []
+    for key, r in result.items():
+        last: dict[int, str] = {}
+        for row in r.replica_timeline:
+            if last.get(row.replica) == row.replica_state:
+                repeated.append((key, row.replica, row.replica_state, row.source))
+            last[row.replica] = row.replica_state
+    assert repeated == []
