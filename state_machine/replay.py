@@ -1852,9 +1852,9 @@ class ControllerOperations:
         Started -> Successful (their StopReplica succeeds), state by state as Kafka moves them
         (onPartitionDeletion); once all are deleted, the replicas go NonExistent and (before
         2.1) the partition Offline -> NonExistent. Each state's replicas in ascending id order,
-        not AR order: so every real capture's deletion logs them, 0.8.2.2 to 3.9.2 (AR [2,3,1]
-        and [3,1,2] alike go offline 1, 2, 3), which an INFO log, where they are unlogged or
-        (0.8-1.0) their ISR removals are, cannot show."""
+        not AR order: every real capture's deletion, 0.8.2.2 to 3.9.2, takes them offline so
+        (AR [2,3,1] and [3,1,2] alike: 1, 2, 3), and an INFO log before 1.1, with no line of
+        their ISR removals, cannot show it."""
         retry = sorted(r for r in replicas if rp.replica_states.get(r) is not R.ReplicaDeletionSuccessful)
         steps = [Step(OP_REPLICA, R.ReplicaDeletionIneligible, r, cause=event) for r in retry if not rp._alive(r)]
         live = [r for r in retry if rp._alive(r)]
