@@ -165,7 +165,7 @@ def _reassignment_caught_up(m: re.Match, ctx: LineContext) -> list:
     own line that shows the ISR grown. 2.4+ print the target (a Scala Seq, `ArrayBuffer(3, 2)`);
     0.8-2.3 only the count (`2/2 replicas`), the replay knows which."""
     topic, partition = parse_partition(m["tp"])
-    target = [int(x) for x in re.findall(r"\d+", m["r"])] if m.groupdict().get("r") is not None else None
+    target = parse_int_list(m["r"]) if m.groupdict().get("r") is not None else None
     return [_event("ReassignmentCaughtUp", topic=topic, partition=partition, replicas=target, **_controller(ctx))]
 
 

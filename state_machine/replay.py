@@ -590,34 +590,33 @@ class PartitionReplay:
                 while j and pending[j - 1].op == OP_REPLICA and pending[j - 1].target is target \
                         and pending[j - 1].cause is cause:
                     j -= 1
-                if j == i:
-                    return self._take(i)
-                peers, before = pending[j:i], pending[:j]
-                del pending[:i + 1]
-                pending[:0] = peers
-                self._apply_inferred(before)
-                return step
+                return self._take(i) if j == i else self._take_keeping(i, pending[:j], pending[j:i])
         return None
 
     def _claim_isr_removal(self, replica: int) -> Step | None:
         """The pending OfflineReplica step of `replica`, for a write that names it. Earlier
         inputs' steps before it are applied first, and this input's partition steps (Kafka runs
         them before its replicas'); this input's replica steps stay pending. Kafka runs an
-        input's replica steps state by state, each state's replicas in a set's order (not
-        replica by replica in AR order, as queued here), and a topic deletion still removes
-        replicas from the ISR znode after the partition's Offline -> NonExistent steps, which
-        here forget its leader and ISR (the 3.9.2 INFO capture's deletion of doomed-0)."""
+        input's replica steps state by state, each state's replicas in a set's order, not
+        always the order queued here (a reassignment's, in AR order)."""
         pending = self.pending
         for i, step in enumerate(pending):
             if step.op == OP_REPLICA and step.replica == replica and step.target is R.OfflineReplica:
                 cause = step.cause
                 peers = [s for s in pending[:i] if s.cause is cause and s.op == OP_REPLICA]
                 before = [s for s in pending[:i] if s.cause is not cause or s.op != OP_REPLICA]
-                del pending[:i + 1]
-                pending[:0] = peers
-                self._apply_inferred(before)
-                return step
+                return self._take_keeping(i, before, peers)
         return None
+
+    def _take_keeping(self, i: int, before: list[Step], keep: list[Step]) -> Step:
+        """Remove and return pending step i. Of the steps ahead of it, `before` are applied as
+        inferred and `keep` (the same input's, still to come) stay pending, first."""
+        pending = self.pending
+        step = pending[i]
+        del pending[:i + 1]
+        pending[:0] = keep
+        self._apply_inferred(before)
+        return step
 
     def _claim_write(self, leader_required: bool) -> Step | None:
         """The first pending step that writes a leader/ISR: an election (Online step, only
