@@ -9,6 +9,15 @@ The log is a simulated history written the way a 2.4 controller writes it at TRA
   events    the above + topic naming + one global order (seq): the canonical events
             the replay consumes, written to the noop sink
 
+and the floors under any ingest of these lines that parses them in Python and puts them
+in one recorded order:
+
+  read      the lines read by Spark alone (the JVM), to the noop sink
+  to python the lines handed to Python workers (mapInArrow) and read there, nothing parsed
+  sort      one global sort of the raw lines (by their text, which starts with the time)
+  bound     to python + sort - read: both steps on the same two cores (a sort's map side
+            runs in the parse's tasks), reading the file once. No such ingest is faster.
+
 It prints MB/s and lines/s for each. Target (issue 4): 50 MB/s on this 2-core machine.
 
     .venv/bin/python bench/ingest_logs.py [--mb 1024]
@@ -52,6 +61,14 @@ def generate(mb: int) -> Path:
     return path
 
 
+def _lines_read(batches):
+    """The `to python` floor: every line of every batch read into Python, nothing done with it."""
+    import pyarrow as pa
+
+    for batch in batches:
+        yield pa.RecordBatch.from_pydict({"n": [len(batch.column("raw").to_pylist())]})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=int, default=1024)
@@ -82,9 +99,21 @@ def main() -> None:
     ing = ingest(spark, files, clusters, None)
     ing.events.write.format("noop").mode("overwrite").save()
     events_s = time.perf_counter() - t
+
+    t = time.perf_counter()
+    spark.read.text(files).write.format("noop").mode("overwrite").save()
+    read_s = time.perf_counter() - t
+    t = time.perf_counter()
+    read_pieces(spark, files).mapInArrow(_lines_read, "n long").agg(F.sum("n")).first()
+    to_python_s = time.perf_counter() - t
+    t = time.perf_counter()
+    (spark.read.text(files).withColumn("at", F.monotonically_increasing_id()).orderBy("value", "at")
+     .write.format("noop").mode("overwrite").save())
+    sort_s = time.perf_counter() - t
     print(f"cores {os.cpu_count()}; lines {lines:,}; quarantined {ing.records_quarantined:,}")
-    for name, secs in (("parse", parse_s), ("events", events_s)):
-        print(f"{name:7s} {secs:7.1f}s  {size / 1e6 / secs:6.1f} MB/s  {lines / secs:,.0f} lines/s")
+    for name, secs in (("parse", parse_s), ("events", events_s), ("read", read_s), ("to python", to_python_s),
+                       ("sort", sort_s), ("bound", to_python_s + sort_s - read_s)):
+        print(f"{name:9s} {secs:7.1f}s  {size / 1e6 / secs:6.1f} MB/s  {lines / secs:,.0f} lines/s")
     print(f"target 50 MB/s: {'met' if size / 1e6 / events_s >= 50 else 'not met'} (events)")
     ing.release()
     spark.stop()
