@@ -46,6 +46,9 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()), ("v_first", T.StringType()),
     ("v_last", T.StringType()), ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
     ("q_raw", T.StringType()), ("canonical", T.BooleanType()), ("digest", T.StringType()),
+    # A log event's index among its piece's log events; on a piece row, how many it has, or null
+    # when they may not be in recorded order within it (see `in_recorded_order`).
+    ("piece_event", T.LongType()),
 )
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
@@ -182,11 +185,14 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         for name, value in (("kind", "event"), ("n_lines", 1), ("canonical", True)):
             canonical_tail[names.index(name) - n_event] = value
         i_file_x, i_block, i_local = names.index("file"), names.index("block"), names.index("local_line")
+        i_broker = event_names.index("recording_broker")
+        i_order_ts, i_order_epoch = names.index("order_ts"), names.index("order_epoch")
 
         def emit(values: dict) -> None:   # the rare rows (pieces, quarantined JSON lines)
             rows.append([values.get(n) for n in names])
 
-        state = {"key": None, "parser": None, "local": 0, "nonblank": 0, "misnamed": None}
+        state = {"key": None, "parser": None, "local": 0, "nonblank": 0, "misnamed": None, "events": 0, "first": None,
+                 "last": None, "broker": None, "in_order": True}
         digests: dict[tuple, object] = {}   # (file, block) -> its lines' digest so far (copied_files)
         fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
         fast_rows = fast_row_builder(arrow_schema)
@@ -202,14 +208,31 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     row = [data.get(n) for n in event_names]
                     row[i_cluster], row[i_file] = cluster, file
                     topic_id, fact = data.get("topic_id"), None
+                    index = state["events"]
+                    state["events"] = index + 1
+                    if state["in_order"]:
+                        state["in_order"] = follows(o.line, sub, row[i_broker], o.order_ts, o.order_epoch)
                 else:
                     row = [None] * n_event
                     row[i_cluster] = cluster
-                    topic_id, fact = None, (json.dumps(data) if data is not None else None)
+                    topic_id, fact, index = None, (json.dumps(data) if data is not None else None), None
                 row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        o.first, o.last, topic_id, fact, o.reason, o.raw, False, None)
+                        o.first, o.last, topic_id, fact, o.reason, o.raw, False, None, index)
                 rows.append(row)
                 sub += 1
+
+        def follows(line: int, sub: int, broker, order_ts, order_epoch) -> bool:
+            """Does a log event at (line, sub), recorded by `broker`, come after the piece's
+            previous one in recorded order, whatever clock and epoch the pieces before carry?
+            The running clock and epoch never fall within a piece, so it does when the line and
+            sub rise and the recording broker is the piece's one (the sort keys between them).
+            Keeps the piece's first and last event's (clock, epoch, line, sub)."""
+            last = state["last"]
+            state["last"] = [order_ts, order_epoch, line, sub]
+            if last is None:
+                state["broker"], state["first"] = broker, state["last"]
+                return True
+            return (line, sub) > (last[2], last[3]) and broker == state["broker"]
 
         def close_piece():
             key, parser = state["key"], state["parser"]
@@ -218,13 +241,20 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             file, block = key
             cluster = clusters.get(file, fallback)
             if parser is not None:
-                log_rows(parser.close(), file, block, cluster, FILE_KIND_RANK[parser.kind])
+                rank = FILE_KIND_RANK[parser.kind]
+                log_rows(parser.close(), file, block, cluster, rank)
                 order_ts, order_epoch = parser.order_ts, parser.order_epoch
             else:
-                order_ts = order_epoch = None
+                order_ts = order_epoch = rank = None
+            # piece_event, file_rank, recording_broker and fact (the first and last log event's
+            # clock, epoch, line and sub): for jobs.ingest_spark.in_recorded_order.
+            in_order = state["in_order"] and state["events"]
             emit({"kind": "piece", "file": file, "block": block, "local_line": state["local"],
                   "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster,
-                  "q_reason": state["misnamed"], "digest": digests.pop(key).hexdigest()})
+                  "q_reason": state["misnamed"], "digest": digests.pop(key).hexdigest(),
+                  "piece_event": state["events"] if state["in_order"] else None,
+                  "file_rank": rank if in_order else None, "recording_broker": state["broker"] if in_order else None,
+                  "fact": json.dumps([state["first"], state["last"]]) if in_order else None})
 
         def digest(files: list[str], blocks: list[int], raws: list[str]) -> None:
             """Add a batch's lines to their pieces' digests, each piece's run at once (a batch
@@ -273,7 +303,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         def enter(file, block):
             if (file, block) != state["key"]:
                 close_piece()
-                state.update(key=(file, block), parser=None, local=0, nonblank=0, misnamed=None)
+                state.update(key=(file, block), parser=None, local=0, nonblank=0, misnamed=None, events=0, first=None,
+                             last=None, broker=None, in_order=True)
 
         def log_parser(file):
             parser = state["parser"]
@@ -310,7 +341,13 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 return None
             cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
             log_rows(before, file, block, cluster, rank)
-            batch = fast_rows(lines, file, block, cluster, rank, state["local"], parser)
+            batch = fast_rows(lines, file, block, cluster, rank, state["local"], parser, state["events"])
+            if state["in_order"]:   # one event per line, sub 0, recorded by the deciding controller
+                low, high = (v.as_py() for v in pc.min_max(lines.column("controller_id")).values())
+                clock, epoch = batch.column(i_order_ts), batch.column(i_order_epoch)
+                state["in_order"] = low == high and follows(state["local"] + 1, 0, low, clock[0].as_py(), epoch[0].as_py())
+                state["last"] = [clock[-1].as_py(), epoch[-1].as_py(), state["local"] + len(lines), 0]
+            state["events"] += len(lines)
             state["local"] += len(lines)
             state["nonblank"] += len(lines)
             return batch
@@ -409,7 +446,8 @@ def fast_row_builder(arrow_schema: pa.Schema):
     """(ingest.fast lines of one run, file, block, cluster, file rank, local line before the
     run, the file's parser) -> parse rows, as the line-by-line path writes them (log_rows)."""
 
-    def build(lines: pa.Table, file: str, block: int, cluster: str, rank: int, local_before: int, parser) -> pa.RecordBatch:
+    def build(lines: pa.Table, file: str, block: int, cluster: str, rank: int, local_before: int, parser,
+              events_before: int) -> pa.RecordBatch:
         k = len(lines)
         # The running clock and controller epoch of the file, as FileParser keeps them.
         order_ts = pc.cumulative_max(lines.column("event_time_ms"))
@@ -426,7 +464,8 @@ def fast_row_builder(arrow_schema: pa.Schema):
                  "block": pa.repeat(pa.scalar(block, pa.int64()), k), "local_line": local,
                  "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
                  "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),
-                 "canonical": pa.repeat(pa.scalar(False), k)}
+                 "canonical": pa.repeat(pa.scalar(False), k),
+                 "piece_event": pa.array(range(events_before, events_before + k), pa.int64())}
         columns = []
         for f in arrow_schema:
             if f.name in given:
@@ -466,6 +505,9 @@ class Ingested:
     transactions: dict[str, list] = field(default_factory=dict)
     evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
     cached: list[DataFrame] = field(default_factory=list)
+    # How the log events were put in recorded order: "pieces" (in_recorded_order found each
+    # cluster's pieces following one another), "sort" (the global sort), None (no log event).
+    log_order: str | None = None
 
     @property
     def events_by_type(self) -> dict[tuple, int]:
@@ -486,11 +528,11 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     parsed, _ = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
                                                               parsed_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
+    piece_rows = (parsed.where(F.col("kind") == "piece")
+                  .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",
+                          "cluster", "piece_event", "file_rank", "recording_broker", "fact").collect())
     pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"],
-                     r["digest"])
-                    for r in parsed.where(F.col("kind") == "piece")
-                    .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest")
-                    .collect())
+                     r["digest"]) for r in piece_rows)
     misnamed = {p[0]: p[6] for p in pieces if p[6] is not None}
     if misnamed:   # compressed data or an archive its name does not tell of: nothing is written
         release(parsed)
@@ -559,14 +601,19 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     cached = [parsed]
-    dup_counts, transactions = 0, {}
-    parts = [canonical.select(cast)]
+    dup_counts, transactions, log_order = 0, {}, None
+    # Canonical events read, or nothing else to read (an empty frame): else that part of the union
+    # would be one more scan of the parse output for no row.
+    some_canonical = any(r["kind"] == "event" and not r["logged"] for r in tally)
+    parts = [canonical.select(cast)] if some_canonical or not from_logs else []
     if from_logs:
         # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
         # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
         kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
         logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
-        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs)
+        bases = None if kraft else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
+        log_order = "sort" if bases is None else "pieces"
+        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs, bases)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output.
@@ -575,7 +622,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, transactions, evidence, cached)
+                    counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order)
 
 
 def _copies(pieces: list[tuple], clusters: dict[str, str], default_cluster: str | None) -> dict[str, str]:
@@ -641,12 +688,52 @@ def profile_aggregates() -> dict:
             **{f"values_{n}": F.collect_set(n) for n in FEW_VALUED_FIELDS if n != "event_type"}}
 
 
-def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame,
-                cached: list[DataFrame], kraft: bool, logs: list[str]) -> tuple[DataFrame, int, dict]:
+def in_recorded_order(pieces: list, carried: list[tuple]) -> dict[tuple, int] | None:
+    """(file, block) -> the seq of the piece's first log event, if every piece's log events are
+    in recorded order within it (piece_event) and each cluster's pieces, ordered by their first
+    event, end before the next begins: then the recorded order is the pieces' runs one after
+    another, and no sort is needed (one broker's state-change.log and its rotations). None if
+    two pieces of a cluster interleave (several brokers' files): the global sort orders them.
+    `pieces`: the piece rows; `carried`: (file, block, lines, clock and epoch before it)."""
+    before = {(file, block): rest for file, block, *rest in carried}
+    by_cluster: dict[str, list] = {}
+    for p in pieces:
+        if p["piece_event"] is None:
+            return None
+        if not p["piece_event"]:
+            continue
+        lines_before, ts_before, epoch_before = before[(p["file"], p["block"])]
+        # Each end's CROSS_FILE_ORDER key as the rows get it (the carried clock and epoch, the
+        # file's line), each value as the sort compares it: nulls first.
+        ends = [(_max(ts, ts_before), _max(epoch, epoch_before), p["file_rank"], p["recording_broker"], p["file"],
+                 lines_before + line, sub) for ts, epoch, line, sub in json.loads(p["fact"])]
+        first, last = (tuple((v is not None, v) for v in key) for key in ends)
+        by_cluster.setdefault(p["cluster"], []).append((first, last, (p["file"], p["block"]), p["piece_event"]))
+    bases = {}
+    for runs in by_cluster.values():
+        runs.sort()
+        seq = 0
+        for i, (_, last, piece, n) in enumerate(runs):
+            if i + 1 < len(runs) and not last < runs[i + 1][0]:
+                return None
+            bases[piece] = seq
+            seq += n
+    return bases
+
+
+def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached: list[DataFrame], kraft: bool,
+                logs: list[str], bases: dict[tuple, int] | None = None) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
-    `logs`: the clusters whose metadata log the input holds. Appends what it caches to `cached`."""
+    `logs`: the clusters whose metadata log the input holds. `bases`: in_recorded_order's, when
+    it found the pieces in order (no KRaft dump). Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
+    if bases is not None:
+        # The pieces' runs follow one another: seq is the piece's first plus the index within it.
+        base = spark.createDataFrame([(f, b, n) for (f, b), n in bases.items()], "file string, block long, _base long")
+        numbered = (logged.join(F.broadcast(base), ["file", "block"])
+                    .withColumn("seq", F.col("_base") + F.col("piece_event")))
+        return numbered.select(*EVENT_FIELD_NAMES, *ORDER_COLUMNS), 0, {}
     dup_counts, spans = 0, []
     if kraft:
         logged, dup_counts, spans = _kraft_events(logged, rows, logs)

@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 from ingest.local import ingest_files, log_files
 from ingest.render import render, render_kraft, without_record_metadata
 from jobs.audit import file_clusters, list_input_files
-from jobs.ingest_spark import ingest
+from jobs.ingest_spark import ingest, read_pieces
 from schemas.events import EVENT_FIELD_NAMES
 from state_machine.generator import SimConfig, simulate
 
@@ -120,3 +120,56 @@ def test_the_listing_reads_the_files_the_local_ingest_reads(spark, tmp_path):
         (root / relative).write_text("x\n")
     assert [f for f, _ in list_input_files(spark, [str(root)])] == [f"file:{f}" for f in log_files(root)]
     assert len(log_files(root)) == sum(LISTING.values())
+
+
+def _ingest_with(spark, inputs, conf):
+    found = list_input_files(spark, [str(p) for p in inputs])
+    before = {k: spark.conf.get(k) for k in conf}
+    for k, v in conf.items():
+        spark.conf.set(k, v)
+    try:
+        ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
+        rows = [r.asDict() for r in ing.events.collect()]
+        pieces = read_pieces(spark, [f for f, _ in found]).select("file", "block").distinct().count()
+        ing.release()
+    finally:
+        for k, v in before.items():
+            spark.conf.set(k, v)
+    for r in rows:
+        r["source_file"] = r["source_file"].removeprefix("file:")
+    return ing, sorted(rows, key=lambda r: r["seq"]), pieces
+
+
+@pytest.mark.parametrize("split_bytes", ["128m", "16k"])
+def test_one_brokers_rotations_are_numbered_by_their_pieces_without_a_sort(spark, tmp_path, split_bytes):
+    """One broker's state-change.log (the longest-serving controller's) cut into hourly
+    rotations, read whole or in 16 KB splits:
+    every piece's events follow the previous piece's, so `seq` comes from the pieces (no global
+    sort), and is the local ingest's. All four brokers' files interleave, and so do two brokers'
+    lines merged into one file: the sort orders them."""
+    events, _ = simulate(SimConfig(cluster="gen-r", era="2.4", steps=600, brokers=4, topics=2, partitions=3, seed=12))
+    render(events, tmp_path / "gen-a")
+    longest = max((tmp_path / "gen-a").glob("*/state-change.log"), key=lambda p: p.stat().st_size)   # the longest controller
+    lines = longest.read_text().splitlines(keepends=True)
+    one = tmp_path / "gen-r" / longest.parent.name
+    one.mkdir(parents=True)
+    third = len(lines) // 3
+    for name, part in (("state-change.log.2023-11-14-21", lines[:third]),
+                       ("state-change.log.2023-11-14-22", lines[third:2 * third]), ("state-change.log", lines[2 * third:])):
+        (one / name).write_text("".join(part))
+    # Two brokers' state-change.logs merged by time into one file: its lines have two recording
+    # brokers, which the sort, not the file, puts in order where their clocks tie.
+    two = sorted((p for p in (tmp_path / "gen-a").glob("*/state-change.log") if p != longest),
+                 key=lambda p: p.stat().st_size)[-1]
+    merged = sorted(lines + two.read_text().splitlines(keepends=True), key=lambda line: line[:25])
+    (tmp_path / "gen-x" / "broker-1").mkdir(parents=True)
+    (tmp_path / "gen-x" / "broker-1" / "state-change.log").write_text("".join(merged))
+    conf = {"spark.sql.files.maxPartitionBytes": split_bytes}
+    for root, order in ((tmp_path / "gen-r", "pieces"), (tmp_path / "gen-a", "sort"), (tmp_path / "gen-x", "sort")):
+        ing, got, pieces = _ingest_with(spark, [root], conf)
+        assert ing.log_order == order
+        assert pieces > (6 if split_bytes == "16k" else 0)
+        want = [e._asdict() for e in ingest_files(log_files(root), root.name).events]
+        assert len(got) == len(want) > 400
+        assert [r["seq"] for r in got] == list(range(len(want)))
+        assert [{k: r[k] for k in EVENT_FIELD_NAMES} for r in got] == want
