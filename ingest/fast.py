@@ -9,11 +9,16 @@ spacing, the `state.change.logger` logger, TRACE/DEBUG/INFO). A line it does not
 takes the ordinary path (ingest/lines.py). tests/ingest/test_fast.py holds the two paths
 equal on fixtures of every row and on mutated lines.
 
+A line a row's regex matched (RE2's DFA, no captures) has its fields read from its tokens
+where their places are fixed, and by a few short regexes after that (`reading`): a capturing
+match of a long line costs several times the match.
+
 Only a complete one-line record may take this path: a head is glued to the lines that
 follow it (stack traces), so the caller (jobs/ingest_spark.py) also needs the next line to
 begin a new record; see `next_starts_record`."""
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import pyarrow as pa
@@ -30,6 +35,9 @@ class FastRow(NamedTuple):
     pattern: str      # the catalogue row this reproduces (its name, first and last release are read from it)
     event_type: str
     body: str         # RE2, after the `[Controller id=N epoch=E] ` prefix; groups are named after event fields
+    # RE2 searched in a line `body` matched, for the groups after its tokens (tokens_of): each
+    # anchored by text that occurs once in such a line, so it captures what `body` does.
+    rest: tuple[str, ...] = ()
 
 
 _ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
@@ -38,9 +46,12 @@ _TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the 
 _COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
 _SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
 
-# The record envelope and logIdent every fast line shares (stock layout `[%d] %p %m (%c)`).
-HEAD = (r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3})\] (?:TRACE|DEBUG|INFO) "
-        rf"\[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] ")
+# The record envelope and logIdent every fast line shares (stock layout `[%d] %p %m (%c)`): the
+# time (fixed width: the line's characters TS_SLICE), then the tokens HEAD_TOKENS.
+TIME = r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3})\] "
+TS_SLICE = (1, 24)
+HEAD_TOKENS = rf"(?:TRACE|DEBUG|INFO) \[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] "
+HEAD = TIME + HEAD_TOKENS
 TAIL = r" \(state\.change\.logger\)$"
 
 FAST_ROWS: tuple[FastRow, ...] = (
@@ -57,7 +68,8 @@ FAST_ROWS: tuple[FastRow, ...] = (
     FastRow("sc.partition.online.leaderandisr", "PartitionStateChange",
             rf"Changed partition {_TP} from (?P<from_state>{PARTITION_STATE}) to (?P<to_state>{PARTITION_STATE}) "
             rf"with state LeaderAndIsr\(leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
-            rf"isr=List\((?P<isr>{_SPACED_IDS})\), zkVersion=(?P<zk_version>{_SIGNED})\)"),
+            rf"isr=List\((?P<isr>{_SPACED_IDS})\), zkVersion=(?P<zk_version>{_SIGNED})\)",
+            (r"isr=List\((?P<isr>[\d, ]*)\), zkVersion=(?P<zk_version>-?\d+)\) \(state\.change\.logger\)$",)),
     # The generated LeaderAndIsrPartitionState of 2.4-3.1 (3.2+ adds leaderRecoveryState: ordinary path).
     FastRow("sc.send.leaderandisr", "LeaderAndIsr",
             r"Sending (?:become-leader|become-follower) LeaderAndIsr request LeaderAndIsrPartitionState\("
@@ -65,8 +77,55 @@ FAST_ROWS: tuple[FastRow, ...] = (
             rf"leaderEpoch=(?P<leader_epoch>{_SIGNED}), isr=\[(?P<isr>{_SPACED_IDS})\], "
             rf"zkVersion=(?P<zk_version>{_SIGNED}), replicas=\[{_SPACED_IDS}\], "
             rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
-            rf"to broker {_ID} for partition {_TP}"),
+            rf"to broker {_ID} for partition {_TP}",
+            (r", isr=\[(?P<isr>[\d, ]*)\], zkVersion=(?P<zk_version>-?\d+), ",
+             r" for partition (?P<topic>[\w.-]+)-(?P<partition>\d+) \(state\.change\.logger\)$")),
 )
+
+
+class Token(NamedTuple):
+    """Where a matched line holds fields: the token at `index` (the line split at its spaces),
+    less `strip` characters before and after, is the field `names[0]`; or, for a TopicPartition,
+    split at its last '-' into `names`."""
+    index: int
+    strip: tuple[int, int]
+    names: tuple[str, ...]
+
+
+_GROUP = re.compile(r"\(\?P<(\w+)>")
+_LITERAL = re.compile(r"(?:[^\\()\[\]{}.*+?|^$]|\\[^\w\s])*")   # regex text that only matches itself
+
+
+def _depth(text: str) -> int:
+    """Groups opened and not closed in a piece of regex text (escaped parentheses are literal)."""
+    return (text.count("(") - text.count("\\(")) - (text.count(")") - text.count("\\)"))
+
+
+def tokens_of(regex: str, first: int) -> tuple[Token, ...]:
+    """The groups of `regex` (the line from token `first` on) that are tokens of a line it
+    matches, up to the first space a group or its repetition may hold (after it, the tokens'
+    places vary): each a whole token, a TopicPartition, or one with a literal prefix and suffix
+    (`id=(?P<controller_id>..)`). Read there, a matched line's fields are what RE2's captures
+    give, for a fraction of their cost (a capturing match of a long line costs several times
+    the match)."""
+    out = []
+    for i, piece in enumerate(regex.split(" ")):
+        if _depth(piece) != 0:
+            break   # part of a group that holds a space
+        names = _GROUP.findall(piece)
+        if not names:
+            continue
+        if piece == _TP:
+            out.append(Token(first + i, (0, 0), ("topic", "partition")))
+            continue
+        start, end = piece.find("(?P<"), piece.rfind(")")
+        prefix, group, suffix = piece[:start], piece[start:end + 1], piece[end + 1:]
+        if len(names) > 1 or _depth(group) != 0 or not _LITERAL.fullmatch(prefix) or not _LITERAL.fullmatch(suffix):
+            break
+        unescaped = (re.sub(r"\\(.)", r"\1", text) for text in (prefix, suffix))
+        out.append(Token(first + i, tuple(len(t) for t in unescaped), tuple(names)))
+    return tuple(out)
+
 
 _TYPES = {f.name: f.type for f in EVENT_FIELDS}
 # Columns of a fast row's output beyond the event's own fields.
@@ -96,13 +155,49 @@ def _column(name: str, text: pa.Array) -> pa.Array:
     return pc.cast(text, arrow_type(kind))
 
 
+def reading(row: FastRow) -> tuple[tuple[Token, ...], tuple[str, ...]] | None:
+    """How `read_fields` reads a line `row` matched: its tokens and its `rest` regexes, if they
+    hold every group of the row once; else None (the row's own captures)."""
+    tokens = tokens_of(HEAD_TOKENS + row.body + TAIL, 2)
+    names = [n for t in tokens for n in t.names] + [n for r in row.rest for n in _GROUP.findall(r)]
+    wanted = _GROUP.findall(HEAD + row.body)
+    return (tokens, row.rest) if sorted(names) == sorted(wanted[1:]) and wanted[0] == "ts" else None
+
+
+def _groups(lines: pa.Array, regex: str) -> dict[str, pa.Array]:
+    groups = pc.extract_regex(lines, regex)
+    return {groups.type.field(i).name: groups.field(i) for i in range(groups.type.num_fields)}
+
+
+def read_fields(lines: pa.Array, regex: str, plan) -> dict[str, pa.Array]:
+    """Group name -> its text in each of `lines` (all of which match `regex`): by the row's
+    reading plan (`reading`) where it has one, else from RE2's captures."""
+    if plan is None:
+        return _groups(lines, regex)
+    tokens, rest = plan
+    parts = pc.split_pattern(lines, " ", max_splits=tokens[-1].index + 1)
+    fields = {"ts": pc.utf8_slice_codeunits(lines, *TS_SLICE)}
+    for more in rest:
+        fields.update(_groups(lines, more))
+    for token in tokens:
+        text = pc.list_element(parts, token.index)
+        if len(token.names) == 2:   # the partition follows the last '-'
+            halves = pc.split_pattern(text, "-", max_splits=1, reverse=True)
+            for i, name in enumerate(token.names):
+                fields[name] = pc.list_element(halves, i)
+            continue
+        before, after = token.strip
+        fields[token.names[0]] = pc.utf8_slice_codeunits(text, before, -after if after else None) if before or after else text
+    return fields
+
+
 class FastParser:
     """The fast rows compiled once; `parse` per Arrow batch of raw lines."""
 
     def __init__(self, clock: Clock):
         self.clock = clock
         known = {p.name: p for p in all_patterns()}
-        self.rows = [(r, HEAD + r.body + TAIL, known[r.pattern]) for r in FAST_ROWS]
+        self.rows = [(r, HEAD + r.body + TAIL, known[r.pattern], reading(r)) for r in FAST_ROWS]
         self.fields = [f.name for f in EVENT_FIELDS]
 
     def _hour_base(self, ts: pa.Array) -> pa.Array:
@@ -118,7 +213,7 @@ class FastParser:
         when no line is fast."""
         parts = []
         left = pc.indices_nonzero(pc.fill_null(pc.starts_with(raw, "["), False))   # lines no row has taken yet
-        for row, regex, pattern in self.rows:
+        for row, regex, pattern, tokens in self.rows:
             if len(left) == 0:
                 break
             lines = pc.take(raw, left)
@@ -128,8 +223,8 @@ class FastParser:
             if len(idx) == 0:
                 continue
             left = pc.filter(left, pc.invert(hit))
-            groups = pc.extract_regex(pc.filter(lines, hit), regex)
-            ts = groups.field("ts")
+            fields = read_fields(pc.filter(lines, hit), regex, tokens)
+            ts = fields.pop("ts")
             base = self._hour_base(ts)
             ms = pc.add(pc.add(pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 14, 16), pa.int64()), 60_000),
                                pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 17, 19), pa.int64()), 1000)),
@@ -139,10 +234,8 @@ class FastParser:
                        "event_type": pa.repeat(pa.scalar(row.event_type), n),
                        "pattern": pa.repeat(pa.scalar(pattern.name), n), "v_first": pa.repeat(pa.scalar(pattern.first), n),
                        "v_last": pa.repeat(pa.scalar(pattern.last, pa.string()), n)}
-            for i in range(groups.type.num_fields):
-                name = groups.type.field(i).name
-                if name != "ts":
-                    columns[name] = _column(name, groups.field(i))
+            for name, text in fields.items():
+                columns[name] = _column(name, text)
             # The deciding controller recorded the line itself (zk_state_change._controller).
             columns["recording_broker"] = columns["controller_id"]
             for name in self.fields:

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import random
+import re
+
 import pyarrow as pa
+import pyarrow.compute as pc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.envelope import Clock
-from ingest.fast import FAST_ROWS, FastParser
+from ingest.fast import FAST_ROWS, FastParser, read_fields
 from ingest.render import Renderer
 from jobs.ingest_spark import parse_function
 from state_machine.generator import SimConfig, simulate
@@ -120,3 +124,48 @@ def test_mutated_lines_cut_anywhere_give_the_same_rows(data):
     lines = [m for line in source[start:start + data.draw(st.integers(1, 40))] for m in _mutate(line, data)]
     cut = data.draw(st.integers(0, len(lines)))
     same_either_way([lines[:cut], lines[cut:]], batch=data.draw(st.integers(1, 16)))
+
+
+def _captures(lines: pa.Array, regex: str) -> dict[str, list]:
+    groups = pc.extract_regex(lines, regex)
+    return {groups.type.field(i).name: groups.field(i).to_pylist() for i in range(groups.type.num_fields)}
+
+
+def test_every_fast_row_reads_its_fields_without_captures():
+    """Each row's reading (tokens and `rest` regexes) covers all of its groups: the point is
+    not to run RE2's captures on the lines that make up nearly all of a log."""
+    assert all(plan is not None for *_, plan in FastParser(Clock("UTC")).rows)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.from_regex(r"[A-Za-z0-9._-]{1,12}", fullmatch=True), st.integers(0, 2**32))
+def test_a_fast_rows_reading_gives_what_its_captures_give(topic, seed):
+    """On lines its regex matches, with topic names holding '-', '.' and digits, ids of up to 9
+    digits, other levels, a '.' before the millis and lists of any length: the fields read from
+    the tokens and the `rest` regexes are RE2's captures, text for text."""
+    rng = random.Random(seed)
+
+    def number() -> str:
+        return str(rng.choice((0, 7, 42, 123456789, rng.randrange(1_000_000_000))))
+
+    def ids() -> str:
+        return ", ".join(number() for _ in range(rng.randrange(5)))
+
+    def vary(line: str) -> str:
+        line = re.sub(r"partition \S+-(\d+) ", lambda m: f"partition {topic}-{number()} ", line)
+        line = re.sub(r"topicName='[^']*'", f"topicName='{topic}'", line)
+        line = re.sub(r"isr=List\([^)]*\)", lambda m: f"isr=List({ids()})", line)
+        line = re.sub(r"isr=\[[^\]]*\]", lambda m: f"isr=[{ids()}]", line)
+        line = re.sub(r"(leader|leaderEpoch|zkVersion)=-?\d+", lambda m: f"{m[1]}={rng.choice(['-1', '-2', '0', number()])}",
+                      line)
+        line = re.sub(r"(id|epoch)=\d+", lambda m: f"{m[1]}={number()}", line, count=2)
+        if rng.random() < 0.3:
+            line = line.replace("] TRACE ", "] DEBUG ", 1).replace(",", ".", 1)
+        return line
+
+    lines = pa.array([vary(line) for line in GENERATED[:400] + REAL_LINES])
+    for row, regex, _, plan in FastParser(Clock("UTC")).rows:
+        matched = lines.filter(pc.match_substring_regex(lines, regex))
+        assert len(matched) > 0, row.pattern
+        got = {name: text.to_pylist() for name, text in read_fields(matched, regex, plan).items()}
+        assert got == _captures(matched, regex), row.pattern
