@@ -133,10 +133,10 @@ FAST_COLUMNS = ("idx", "pattern", "v_first", "v_last")
 NEXT_RECORD = r"^\[\d{4}-\d\d-\d\d"   # a head or a partial head: either ends the record before it
 
 
-def next_starts_record(raw: pa.Array) -> list[bool]:
+def next_starts_record(raw: pa.Array) -> pa.BooleanArray:
     """Per line: does it certainly end the (one-line) record before it? A line like this is
     a log4j head or the start of a hand-wrapped one, never a continuation."""
-    return pc.fill_null(pc.match_substring_regex(raw, NEXT_RECORD), False).to_pylist()
+    return pc.fill_null(pc.match_substring_regex(raw, NEXT_RECORD), False)
 
 
 def _ids(text: pa.Array) -> pa.Array:
@@ -216,7 +216,7 @@ class FastParser:
         for row, regex, pattern, tokens in self.rows:
             if len(left) == 0:
                 break
-            lines = pc.take(raw, left)
+            lines = raw if len(left) == len(raw) else pc.take(raw, left)   # the first row: usually every line
             # A match without captures (RE2's DFA) first; the groups only of the lines that match.
             hit = pc.match_substring_regex(lines, regex)
             idx = pc.filter(left, hit)

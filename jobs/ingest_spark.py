@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from urllib.parse import unquote
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import DataFrame, SparkSession
@@ -407,32 +408,33 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     one_line(file, block, raw)
             else:
                 # A fast line keeps that path only if the line after it, in the same piece,
-                # begins a new record (nothing can be glued to it).
+                # begins a new record (nothing can be glued to it); the last line's next is in
+                # the next batch. Whole arrays at once: these are every line of a TRACE log.
                 n = len(raws)
-                rank = [-1] * (n + 1)
-                for r, i in enumerate(fast.column("idx").to_pylist()):
-                    rank[i] = r
-                starts = next_starts_record(batch.column("raw"))
-                for i in range(n - 1):
-                    if rank[i] >= 0 and not (starts[i + 1] and files[i + 1] == files[i] and blocks[i + 1] == blocks[i]):
-                        rank[i] = -1
-                rank[n - 1] = -1   # its next line is in the next batch
-                i = 0
-                while i < n:
-                    if rank[i] < 0:
-                        one_line(files[i], blocks[i], raws[i])
-                        i += 1
-                        continue
-                    j = i
-                    while rank[j] >= 0:
-                        j += 1
-                    out = fast_run(files[i], blocks[i], fast.slice(rank[i], j - i))
+                at = fast.column("idx").to_numpy()
+                rank = np.full(n, -1, np.int64)
+                rank[at] = np.arange(len(at))
+                keep = rank >= 0
+                uris, offsets = batch.column("file"), batch.column("block")
+                followed = pc.and_(next_starts_record(batch.column("raw")).slice(1),
+                                   pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
+                                           pc.equal(offsets.slice(1), offsets.slice(0, n - 1))))
+                keep[:-1] &= followed.to_numpy(zero_copy_only=False)
+                keep[-1] = False
+                edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
+                done = 0
+                for start, end in zip(edges[0::2], edges[1::2]):   # each run of fast lines
+                    for k in range(done, start):
+                        one_line(files[k], blocks[k], raws[k])
+                    out = fast_run(files[start], blocks[start], fast.slice(int(rank[start]), end - start))
                     if out is None:
-                        for k in range(i, j):
+                        for k in range(start, end):
                             one_line(files[k], blocks[k], raws[k])
                     else:
                         fast_out.append(out)
-                    i = j
+                    done = end
+                for k in range(done, n):
+                    one_line(files[k], blocks[k], raws[k])
             yield _batch(rows, width, arrow_schema)
             rows.clear()
             yield from fast_out
