@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,19 @@ def render_kraft_with_aborts(events, out_dir):
     render_kraft(events, out_dir, nodes=(9, 10, 11), aborted={
         failovers[1]: [e for e in events if e.event_type == "PartitionRecord"][-3:],
         failovers[2]: [e for e in events if e.event_type == "BrokerFailure"][:2]})
+
+
+@contextmanager
+def session_conf(spark, conf: dict[str, str]):
+    """The session's settings `conf` for the block, the earlier values after it."""
+    before = {k: spark.conf.get(k) for k in conf}
+    for k, v in conf.items():
+        spark.conf.set(k, v)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            spark.conf.set(k, v)
 
 
 @pytest.fixture(scope="module")
@@ -80,18 +94,12 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, c
     conf = {"spark.sql.shuffle.partitions": str(shuffle_partitions),
             # Pinned: the sort stays in that many partitions whatever AQE makes of so small an input.
             "spark.sql.adaptive.coalescePartitions.enabled": "false"}
-    before = {k: spark.conf.get(k) for k in conf}
-    for k, v in conf.items():
-        spark.conf.set(k, v)
-    try:
+    with session_conf(spark, conf):
         ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
         rows = [r.asDict() for r in ing.events.collect()]
         # Every event here comes from a log, so the partitions that hold rows are the sort's.
         sorted_into = ing.events.select(F.spark_partition_id()).distinct().count()
         ing.release()
-    finally:
-        for k, v in before.items():
-            spark.conf.set(k, v)
     assert sorted_into == 1 if shuffle_partitions == 1 else sorted_into > 2   # > 2: seq across partitions
     for name in CLUSTERS:
         local = ingest_files(log_files(clusters / name), name)
@@ -124,17 +132,11 @@ def test_the_listing_reads_the_files_the_local_ingest_reads(spark, tmp_path):
 
 def _ingest_with(spark, inputs, conf):
     found = list_input_files(spark, [str(p) for p in inputs])
-    before = {k: spark.conf.get(k) for k in conf}
-    for k, v in conf.items():
-        spark.conf.set(k, v)
-    try:
+    with session_conf(spark, conf):
         ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
         rows = [r.asDict() for r in ing.events.collect()]
         pieces = read_pieces(spark, [f for f, _ in found]).select("file", "block").distinct().count()
         ing.release()
-    finally:
-        for k, v in before.items():
-            spark.conf.set(k, v)
     for r in rows:
         r["source_file"] = r["source_file"].removeprefix("file:")
     return ing, sorted(rows, key=lambda r: r["seq"]), pieces
