@@ -213,17 +213,17 @@ class FastParser:
         when no line is fast."""
         parts = []
         left = pc.indices_nonzero(pc.fill_null(pc.starts_with(raw, "["), False))   # lines no row has taken yet
-        for row, regex, pattern, tokens in self.rows:
+        for row, regex, pattern, plan in self.rows:
             if len(left) == 0:
                 break
             lines = raw if len(left) == len(raw) else pc.take(raw, left)   # the first row: usually every line
-            # A match without captures (RE2's DFA) first; the groups only of the lines that match.
+            # A match without captures (RE2's DFA) first; the fields only of the lines that match.
             hit = pc.match_substring_regex(lines, regex)
             idx = pc.filter(left, hit)
             if len(idx) == 0:
                 continue
             left = pc.filter(left, pc.invert(hit))
-            fields = read_fields(pc.filter(lines, hit), regex, tokens)
+            fields = read_fields(pc.filter(lines, hit), regex, plan)
             ts = fields.pop("ts")
             base = self._hour_base(ts)
             ms = pc.add(pc.add(pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 14, 16), pa.int64()), 60_000),
