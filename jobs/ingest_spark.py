@@ -33,7 +33,7 @@ from pyspark.sql.window import Window
 from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
-from jobs.session import materialize, materialize_profiled, release
+from jobs.session import LINEAGE_CUT_MAX_ROWS, materialize, materialize_profiled, profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
@@ -179,7 +179,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         rows: list[list] = []
         width = len(names)
         n_event = len(event_names)
-        i_cluster, i_file = event_names.index("cluster"), event_names.index("source_file")
+        i_cluster, i_file, i_line = (event_names.index(n) for n in ("cluster", "source_file", "source_line"))
         # A valid canonical event's EXTRA columns: kind event, one line, canonical; file, block
         # and local line are set per row.
         canonical_tail = [None] * (width - n_event)
@@ -207,7 +207,9 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 data = o.data
                 if data is not None and o.kind == "event":
                     row = [data.get(n) for n in event_names]
-                    row[i_cluster], row[i_file] = cluster, file
+                    # A log event's source_file and source_line are its file and line, set once
+                    # the lines are numbered (_log_events): not a copy of the path in every row.
+                    row[i_cluster], row[i_file], row[i_line] = cluster, None, None
                     topic_id, fact = data.get("topic_id"), None
                     index = state["events"]
                     state["events"] = index + 1
@@ -461,8 +463,8 @@ def fast_row_builder(arrow_schema: pa.Schema):
         parser.advance_order(order_ts[-1].as_py(), order_epoch[-1].as_py())
         local = pa.array(range(local_before + 1, local_before + k + 1), pa.int64())
         files = pa.repeat(pa.scalar(file), k)
-        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "source_file": files,
-                 "source_line": local, "kind": pa.repeat(pa.scalar("event"), k), "file": files,
+        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "kind": pa.repeat(pa.scalar("event"), k),
+                 "file": files,
                  "block": pa.repeat(pa.scalar(block, pa.int64()), k), "local_line": local,
                  "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
                  "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),
@@ -618,10 +620,16 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs, bases)
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
-    # and would otherwise each re-derive them from the wide parse output.
-    all_events, profile = materialize_profiled(reduce(DataFrame.unionByName, parts), ("cluster", "event_type"),
-                                               profile_aggregates())
-    cached.append(all_events)
+    # and would otherwise each re-derive them from the wide parse output. Unless they are a
+    # projection of the kept parse output (a filter, one broadcast join, the seq added): then
+    # each reads only its columns of that, and keeping them again would cost more than it saves
+    # (1 GB 2.4 state-change.log: a 12.5 s pass). Small frames are still cut (materialize).
+    all_events = reduce(DataFrame.unionByName, parts)
+    if log_order == "pieces" and sum(i["events"] for i in files.values()) > LINEAGE_CUT_MAX_ROWS:
+        profile = profiled(all_events, ("cluster", "event_type"), profile_aggregates())
+    else:
+        all_events, profile = materialize_profiled(all_events, ("cluster", "event_type"), profile_aggregates())
+        cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
                     counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order)
@@ -729,7 +737,7 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached:
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
     `logs`: the clusters whose metadata log the input holds. `bases`: in_recorded_order's, when
     it found the pieces in order (no KRaft dump). Appends what it caches to `cached`."""
-    logged = events.where(~F.col("canonical")).withColumn("source_line", F.col("line"))
+    logged = events.where(~F.col("canonical")).withColumn("source_file", F.col("file")).withColumn("source_line", F.col("line"))
     if bases is not None:
         # The pieces' runs follow one another: seq is the piece's first plus the index within it.
         base = spark.createDataFrame([(f, b, n) for (f, b), n in bases.items()], "file string, block long, _base long")

@@ -140,15 +140,21 @@ def materialize_profiled(df: DataFrame, by: tuple[str, ...],
     """`materialize_counted` with more aggregates in the same pass: per value of `by`, a dict
     of `rows` (the count) and each of `aggregates` by its name."""
     df = df.persist()
-    named = [F.count(F.lit(1)).alias("rows")] + [c.alias(n) for n, c in aggregates.items()]
-    profile = {tuple(r[c] for c in by): {n: r[n] for n in ["rows", *aggregates]}
-               for r in df.groupBy(*by).agg(*named).collect()}
+    profile = profiled(df, by, aggregates)
     rows = sum(v["rows"] for v in profile.values())
     if rows > LINEAGE_CUT_MAX_ROWS or not df.sparkSession.sparkContext.master.startswith("local"):
         return df, profile
     cut = df.localCheckpoint(eager=True)   # read from the cache just filled
     df.unpersist()
     return cut, profile
+
+
+def profiled(df: DataFrame, by: tuple[str, ...], aggregates: dict[str, Column]) -> dict[tuple, dict]:
+    """`materialize_profiled`'s profile of `df`, which is not kept: per value of `by`, `rows`
+    and each of `aggregates`."""
+    named = [F.count(F.lit(1)).alias("rows")] + [c.alias(n) for n, c in aggregates.items()]
+    return {tuple(r[c] for c in by): {n: r[n] for n in ["rows", *aggregates]}
+            for r in df.groupBy(*by).agg(*named).collect()}
 
 
 def release(df: DataFrame) -> None:

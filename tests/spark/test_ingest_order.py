@@ -142,13 +142,9 @@ def _ingest_with(spark, inputs, conf):
     return ing, sorted(rows, key=lambda r: r["seq"]), pieces
 
 
-@pytest.mark.parametrize("split_bytes", ["128m", "16k"])
-def test_one_brokers_rotations_are_numbered_by_their_pieces_without_a_sort(spark, tmp_path, split_bytes):
-    """One broker's state-change.log (the longest-serving controller's) cut into hourly
-    rotations, read whole or in 16 KB splits:
-    every piece's events follow the previous piece's, so `seq` comes from the pieces (no global
-    sort), and is the local ingest's. All four brokers' files interleave, and so do two brokers'
-    lines merged into one file: the sort orders them."""
+def _rotations(tmp_path):
+    """gen-a's four brokers' logs, and under gen-r the longest-serving controller's
+    state-change.log cut into three hourly rotations; that log and its lines."""
     events, _ = simulate(SimConfig(cluster="gen-r", era="2.4", steps=600, brokers=4, topics=2, partitions=3, seed=12))
     render(events, tmp_path / "gen-a")
     longest = max((tmp_path / "gen-a").glob("*/state-change.log"), key=lambda p: p.stat().st_size)   # the longest controller
@@ -159,6 +155,39 @@ def test_one_brokers_rotations_are_numbered_by_their_pieces_without_a_sort(spark
     for name, part in (("state-change.log.2023-11-14-21", lines[:third]),
                        ("state-change.log.2023-11-14-22", lines[third:2 * third]), ("state-change.log", lines[2 * third:])):
         (one / name).write_text("".join(part))
+    return longest, lines
+
+
+def test_events_numbered_by_pieces_are_read_from_the_kept_parse_not_kept_again(spark, tmp_path, monkeypatch):
+    """Past the size that a small frame is cut at (here 0 rows), the events numbered by their
+    pieces are a projection of the kept parse output: not kept a second time, with the same
+    rows, seq and profile as when they are kept."""
+    import jobs.ingest_spark
+
+    _rotations(tmp_path)
+    kept, want, _ = _ingest_with(spark, [tmp_path / "gen-r"], {})
+    monkeypatch.setattr(jobs.ingest_spark, "LINEAGE_CUT_MAX_ROWS", 0)
+    found = list_input_files(spark, [str(tmp_path / "gen-r")])
+    ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
+    try:
+        assert ing.log_order == "pieces" and len(ing.cached) == 1 and not ing.events.storageLevel.useMemory
+        got = sorted((r.asDict() for r in ing.events.collect()), key=lambda r: r["seq"])
+    finally:
+        ing.release()
+    for r in got:
+        r["source_file"] = r["source_file"].removeprefix("file:")
+    assert got == want and len(got) > 400
+    assert ing.profile == kept.profile
+
+
+@pytest.mark.parametrize("split_bytes", ["128m", "16k"])
+def test_one_brokers_rotations_are_numbered_by_their_pieces_without_a_sort(spark, tmp_path, split_bytes):
+    """One broker's state-change.log (the longest-serving controller's) cut into hourly
+    rotations, read whole or in 16 KB splits:
+    every piece's events follow the previous piece's, so `seq` comes from the pieces (no global
+    sort), and is the local ingest's. All four brokers' files interleave, and so do two brokers'
+    lines merged into one file: the sort orders them."""
+    longest, lines = _rotations(tmp_path)
     # Two brokers' state-change.logs merged by time into one file: its lines have two recording
     # brokers, which the sort, not the file, puts in order where their clocks tie.
     two = sorted((p for p in (tmp_path / "gen-a").glob("*/state-change.log") if p != longest),
