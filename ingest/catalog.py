@@ -74,6 +74,16 @@ def all_patterns() -> list[MessagePattern]:
     return [p for ps in catalogue().values() for p in ps]
 
 
+_BY_NAME: dict[str, MessagePattern] = {}
+
+
+def pattern_named(name: str) -> MessagePattern | None:
+    """The catalogue row of that name (a parse row names the row it matched)."""
+    if not _BY_NAME:
+        _BY_NAME.update((p.name, p) for p in all_patterns())
+    return _BY_NAME.get(name)
+
+
 _BRACKETED_ID = re.compile(r"\[\d+\]")
 _TOPIC_PARTITION = re.compile(r"[\w.-]+-\d+")
 _RATIO = re.compile(r"\d+/\d+")

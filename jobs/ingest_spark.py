@@ -44,8 +44,8 @@ from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFI
 EXTRA = (  # columns of the parse output beyond the event's own
     ("kind", T.StringType()), ("file", T.StringType()), ("block", T.LongType()), ("local_line", T.LongType()),
     ("n_lines", T.LongType()), ("tag", T.StringType()), ("order_ts", T.LongType()), ("order_epoch", T.IntegerType()),
-    ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()), ("v_first", T.StringType()),
-    ("v_last", T.StringType()), ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
+    ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()),
+    ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
     ("q_raw", T.StringType()), ("canonical", T.BooleanType()), ("digest", T.StringType()),
     # A log event's index among its piece's log events; on a piece row, how many it has, or null
     # when they may not be in recorded order within it (see `in_recorded_order`).
@@ -220,7 +220,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     row[i_cluster] = cluster
                     topic_id, fact, index = None, (json.dumps(data) if data is not None else None), None
                 row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        o.first, o.last, topic_id, fact, o.reason, o.raw, False, None, index)
+                        topic_id, fact, o.reason, o.raw, False, None, index)
                 rows.append(row)
                 sub += 1
 
@@ -259,17 +259,15 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                   "file_rank": rank if in_order else None, "recording_broker": state["broker"] if in_order else None,
                   "fact": json.dumps([state["first"], state["last"]]) if in_order else None})
 
-        def digest(files: list[str], blocks: list[int], raws: list[str]) -> None:
+        def digest(files: list[str], blocks: list[int], raw: pa.Array) -> None:
             """Add a batch's lines to their pieces' digests, each piece's run at once (a batch
-            holds a few pieces, each contiguous), ending each line as one."""
-            i, n = 0, len(raws)
+            holds a few pieces, each contiguous)."""
+            i, n = 0, len(raw)
             while i < n:
                 j = n if (files[-1], blocks[-1]) == (files[i], blocks[i]) else i + 1
                 while j < n and files[j] == files[i] and blocks[j] == blocks[i]:
                     j += 1
-                found = digests.setdefault((files[i], blocks[i]), hashlib.blake2b(digest_size=16))
-                found.update("\n".join(raws[i:j]).encode())
-                found.update(b"\n")
+                digests.setdefault((files[i], blocks[i]), LinesDigest()).update(raw.slice(i, j - i))
                 i = j
 
         def canonical(raw: str, file: str, block: int, local: int) -> bool:
@@ -334,6 +332,12 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             parser = log_parser(file)
             log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
 
+        def lines_one_by_one(files: list[str], blocks: list[int], raw: pa.Array, start: int, end: int) -> None:
+            # Python strings made only of the lines read one by one: a batch the fast path takes
+            # whole needs none.
+            for k, line in enumerate(raw.slice(start, end - start).to_pylist(), start):
+                one_line(files[k], blocks[k], line)
+
         def fast_run(file, block, lines: pa.Table) -> pa.RecordBatch | None:
             """Complete one-line records read by ingest.fast, in the file's order; None if
             the file's parser cannot hand over to them here (then they go line by line)."""
@@ -387,10 +391,10 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         for batch in batches:
             files = listed_paths(batch.column("file"))
             blocks = batch.column("block").to_pylist()
-            raws = batch.column("raw").to_pylist()
-            digest(files, blocks, raws)
+            digest(files, blocks, batch.column("raw"))
             if fast_events and all_json_objects(batch.column("raw")):
                 # Canonical events: each piece's run of lines at once.
+                raws = batch.column("raw").to_pylist()
                 out, i, n = [], 0, len(raws)
                 while i < n:
                     j = i + 1
@@ -406,19 +410,19 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 continue
             fast, fast_out = fast_parser.parse(batch.column("raw")) if fast_parser else None, []
             if fast is None:
-                for file, block, raw in zip(files, blocks, raws):
+                for file, block, raw in zip(files, blocks, batch.column("raw").to_pylist()):
                     one_line(file, block, raw)
             else:
                 # A fast line keeps that path only if the line after it, in the same piece,
                 # begins a new record (nothing can be glued to it); the last line's next is in
                 # the next batch. Whole arrays at once: these are every line of a TRACE log.
-                n = len(raws)
+                n, raw = len(batch), batch.column("raw")
                 at = fast.column("idx").to_numpy()
                 rank = np.full(n, -1, np.int64)
                 rank[at] = np.arange(len(at))
                 keep = rank >= 0
                 uris, offsets = batch.column("file"), batch.column("block")
-                followed = pc.and_(next_starts_record(batch.column("raw")).slice(1),
+                followed = pc.and_(next_starts_record(raw).slice(1),
                                    pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
                                            pc.equal(offsets.slice(1), offsets.slice(0, n - 1))))
                 keep[:-1] &= followed.to_numpy(zero_copy_only=False)
@@ -426,17 +430,14 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
                 done = 0
                 for start, end in zip(edges[0::2], edges[1::2]):   # each run of fast lines
-                    for k in range(done, start):
-                        one_line(files[k], blocks[k], raws[k])
+                    lines_one_by_one(files, blocks, raw, done, start)
                     out = fast_run(files[start], blocks[start], fast.slice(int(rank[start]), end - start))
                     if out is None:
-                        for k in range(start, end):
-                            one_line(files[k], blocks[k], raws[k])
+                        lines_one_by_one(files, blocks, raw, start, end)
                     else:
                         fast_out.append(out)
                     done = end
-                for k in range(done, n):
-                    one_line(files[k], blocks[k], raws[k])
+                lines_one_by_one(files, blocks, raw, done, n)
             yield _batch(rows, width, arrow_schema)
             rows.clear()
             yield from fast_out
@@ -444,6 +445,28 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         yield _batch(rows, width, arrow_schema)
 
     return parse
+
+
+class LinesDigest:
+    """The digest of a piece's lines (ingest.lines.copied_files), fed Arrow slices of them: the
+    hash of their bytes and the hash of their lengths (where each line ends), read from the
+    array's buffers (no Python string of a line); the same however the lines are cut into batches."""
+
+    def __init__(self):
+        self.text, self.lengths = hashlib.blake2b(digest_size=16), hashlib.blake2b(digest_size=16)
+
+    def update(self, lines: pa.Array) -> None:
+        if not pa.types.is_string(lines.type):
+            lines = lines.cast(pa.string())
+        if not len(lines):
+            return
+        offsets = np.frombuffer(lines.buffers()[1], dtype="<i4", count=len(lines) + 1, offset=4 * lines.offset)
+        if offsets[-1] > offsets[0]:
+            self.text.update(memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]])
+        self.lengths.update(np.diff(offsets).astype("<i8").tobytes())
+
+    def hexdigest(self) -> str:
+        return hashlib.blake2b(self.text.digest() + self.lengths.digest(), digest_size=16).hexdigest()
 
 
 def fast_row_builder(arrow_schema: pa.Schema):
@@ -461,7 +484,7 @@ def fast_row_builder(arrow_schema: pa.Schema):
         if parser.order_epoch is not None:
             order_epoch = pc.max_element_wise(order_epoch, pa.scalar(parser.order_epoch, pa.int32()))
         parser.advance_order(order_ts[-1].as_py(), order_epoch[-1].as_py())
-        local = pa.array(range(local_before + 1, local_before + k + 1), pa.int64())
+        local = pa.array(np.arange(local_before + 1, local_before + k + 1, dtype=np.int64))
         files = pa.repeat(pa.scalar(file), k)
         given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "kind": pa.repeat(pa.scalar("event"), k),
                  "file": files,
@@ -469,7 +492,7 @@ def fast_row_builder(arrow_schema: pa.Schema):
                  "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
                  "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),
                  "canonical": pa.repeat(pa.scalar(False), k),
-                 "piece_event": pa.array(range(events_before, events_before + k), pa.int64())}
+                 "piece_event": pa.array(np.arange(events_before, events_before + k, dtype=np.int64))}
         columns = []
         for f in arrow_schema:
             if f.name in given:
@@ -480,7 +503,7 @@ def fast_row_builder(arrow_schema: pa.Schema):
                 column = pa.nulls(k, f.type)
             if isinstance(column, pa.ChunkedArray):
                 column = column.combine_chunks()
-            columns.append(column.cast(f.type))
+            columns.append(column if column.type == f.type else column.cast(f.type))
         return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
 
     return build
@@ -573,13 +596,15 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     plain = (F.col("kind") == "quarantine") | ((F.col("kind") == "event") & F.coalesce("canonical", F.lit(False)))
     fact = F.get_json_object("fact", "$.fact")
     # One pass for the accounting and the era evidence: grouped by both's keys, summed here.
-    tally = (rows.groupBy("file", "kind", (~plain).alias("logged"), "cluster", "v_first", "v_last",
+    # Grouped by the catalogue row: its releases (era evidence) are read from the catalogue here,
+    # not carried in every parse row.
+    tally = [_with_releases(r.asDict()) for r in
+             rows.groupBy("file", "kind", (~plain).alias("logged"), "cluster", "pattern",
                           (F.col("file_rank") == 3).alias("dump"),
-                          F.col("pattern").startswith(CONTROLLER_ROW_PREFIX).alias("kraft_controller"),
                           F.get_json_object("fact", "$.version").alias("version"),
                           F.when(fact == "metadata_version", F.get_json_object("fact", "$.level").cast("int")).alias("level"))
              .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
-             .collect())
+             .collect()]
     from_logs = 0
     for r in tally:
         from_logs += r["matched"] + (r["rows"] if r["logged"] else 0)
@@ -888,6 +913,16 @@ def _raft_failovers(facts: DataFrame) -> DataFrame:
         F.col("m.line").alias("source_line"), F.col("m.source_offset").alias("source_offset"),
         F.col("m.order_ts").alias("order_ts"), F.col("m.order_epoch").alias("order_epoch"),
         F.col("m.file_rank").alias("file_rank"), F.lit(-1).alias("sub"), F.lit(None).cast("int").alias("recording_broker"))
+
+
+def _with_releases(tallied: dict) -> dict:
+    """A tally row with its catalogue row's first and last release (v_first, v_last; None for no
+    row) and whether it is a KRaft controller's line."""
+    from ingest.catalog import pattern_named
+    pattern = tallied["pattern"] and pattern_named(tallied["pattern"])
+    tallied["v_first"], tallied["v_last"] = (pattern.first, pattern.last) if pattern else (None, None)
+    tallied["kraft_controller"] = bool(pattern) and pattern.name.startswith(CONTROLLER_ROW_PREFIX)
+    return tallied
 
 
 def _era_evidence(tally: list) -> dict[str, dict]:

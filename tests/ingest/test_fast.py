@@ -90,7 +90,8 @@ CONTINUATIONS = ("java.lang.IllegalStateException: boom", "\tat kafka.controller
 
 def _mutate(line: str, data) -> list[str]:
     how = data.draw(st.sampled_from(("same", "same", "same", "continued", "blank", "tagged", "truncated",
-                                     "big id", "big epoch", "bad date", "bad minute", "crlf", "partial head", "garbage")))
+                                     "big id", "big epoch", "bad date", "bad minute", "crlf", "partial head", "garbage",
+                                     "non-ascii")))
     if how == "continued":
         return [line, data.draw(st.sampled_from(CONTINUATIONS))]
     if how == "blank":
@@ -113,6 +114,9 @@ def _mutate(line: str, data) -> list[str]:
         return [line, "[2023-11-14 22:13"]
     if how == "garbage":
         return [line, "[1] not a record"]
+    if how == "non-ascii":   # a letter of two bytes, and one of three, where the fast rows read bytes
+        at = data.draw(st.integers(0, len(line)))
+        return [line.replace(" t", " tö", 1)[:at] + data.draw(st.sampled_from(("é", "€", "\ufffd"))) + line[at:]]
     return [line]
 
 
@@ -169,3 +173,27 @@ def test_a_fast_rows_reading_gives_what_its_captures_give(topic, seed):
         assert len(matched) > 0, row.pattern
         got = {name: text.to_pylist() for name, text in read_fields(matched, regex, plan).items()}
         assert got == _captures(matched, regex), row.pattern
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(st.lists(st.text(max_size=12), max_size=30), st.data())
+def test_a_pieces_digest_is_of_its_lines_however_the_batches_cut_them(lines, data):
+    """LinesDigest reads the Arrow buffers of slices at any offset: the lines cut into batches
+    anywhere give one digest, and moving a character across a line end changes it."""
+    from jobs.ingest_spark import LinesDigest
+
+    def digest(cuts: list[int]) -> str:
+        whole, found, at = pa.array(["pad", *lines, "pad"]), LinesDigest(), 1
+        for cut in [*sorted(cuts), len(lines)]:
+            found.update(whole.slice(at, cut + 1 - at))
+            at = cut + 1
+        return found.hexdigest()
+
+    once = digest([])
+    assert digest(data.draw(st.lists(st.integers(0, len(lines)), max_size=5))) == once
+    joined = "".join(lines)
+    if len(lines) >= 2 and len(lines[0]) > 0:
+        moved = [lines[0][:-1], lines[0][-1] + lines[1], *lines[2:]]
+        found = LinesDigest()
+        found.update(pa.array(moved))
+        assert found.hexdigest() != once and "".join(moved) == joined
