@@ -94,7 +94,9 @@ def main() -> None:
 
     t = time.perf_counter()
     rows = (read_pieces(spark, files).mapInArrow(parse_function(clusters, None, "UTC", "auto"), parsed_schema())
-            .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows")).first())
+            # The lines: each piece row's count of its lines (a parse row's n_lines counts them again).
+            .agg(F.sum(F.when(F.col("kind") == "piece", F.col("n_lines"))).alias("lines"), F.count("*").alias("rows"))
+            .first())
     parse_s = time.perf_counter() - t
     lines = rows["lines"]
 
