@@ -4,7 +4,8 @@ clusters write (ingest/), in one pass over the text.
 1. The text source reads every file in splits; each row carries its file and split offset.
 2. `mapInArrow` runs `ingest.lines.FileParser` over each split in file order (the driver
    reads no file): events, facts, understood / ignored / quarantined records, and one
-   `piece` row per split with its line count, last clock value and controller epoch.
+   `piece` row per split with its line count, last clock value and controller epoch, and what
+   ingest.counts counted of its rows (the accounting, the era evidence, the events' profile).
 3. The piece rows (one per split, a few per file) give line numbers and carry each split's
    ordering state into the next; facts name KRaft topics and mark Raft epochs.
 4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
@@ -31,15 +32,14 @@ from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
+from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
-from jobs.session import LINEAGE_CUT_MAX_ROWS, materialize, materialize_profiled, profiled, release
+from jobs.session import LINEAGE_CUT_MAX_ROWS, materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
-from state_machine import events as E
-from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFIG
 
 EXTRA = (  # columns of the parse output beyond the event's own
     ("kind", T.StringType()), ("file", T.StringType()), ("block", T.LongType()), ("local_line", T.LongType()),
@@ -50,6 +50,8 @@ EXTRA = (  # columns of the parse output beyond the event's own
     # A log event's index among its piece's log events; on a piece row, how many it has, or null
     # when they may not be in recorded order within it (see `in_recorded_order`).
     ("piece_event", T.LongType()),
+    # On a piece row, what ingest.counts counted of the piece's rows (JSON): the tally, the events' profile.
+    ("counts", T.StringType()),
 )
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
@@ -220,7 +222,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     row[i_cluster] = cluster
                     topic_id, fact, index = None, (json.dumps(data) if data is not None else None), None
                 row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        topic_id, fact, o.reason, o.raw, False, None, index)
+                        topic_id, fact, o.reason, o.raw, False, None, index, None)
                 rows.append(row)
                 sub += 1
 
@@ -444,7 +446,27 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         close_piece()
         yield _batch(rows, width, arrow_schema)
 
-    return parse
+    def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        """`parse`, its rows counted (ingest.counts): each piece's row held back to the end, when
+        all of the piece's rows are counted (a piece's row can come before some of its rows)."""
+        from ingest.counts import count_rows, piece_json
+        counts: dict[tuple, dict] = {}
+        pieces = []
+        i_kind, i_counts = names.index("kind"), names.index("counts")
+        for batch in parse(batches):
+            piece = pc.equal(batch.column(i_kind), "piece")
+            if pc.any(piece).as_py():
+                pieces.append(batch.filter(piece))
+                batch = batch.filter(pc.invert(piece))
+            count_rows(batch, counts)
+            if batch.num_rows:
+                yield batch
+        if pieces:
+            held = pa.Table.from_batches(pieces)
+            found = [piece_json(counts.get(key)) for key in zip(held.column("file").to_pylist(), held.column("block").to_pylist())]
+            yield from held.set_column(i_counts, arrow_schema.field(i_counts), pa.array(found, pa.string())).to_batches()
+
+    return counted
 
 
 class LinesDigest:
@@ -557,7 +579,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
                   .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",
-                          "cluster", "piece_event", "file_rank", "recording_broker", "fact").collect())
+                          "cluster", "piece_event", "file_rank", "recording_broker", "fact", "counts").collect())
     pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"],
                      r["digest"]) for r in piece_rows)
     misnamed = {p[0]: p[6] for p in pieces if p[6] is not None}
@@ -593,18 +615,12 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         files[file].update(quarantined=files[file]["lines"], copy_of=kept)
     # Also counted: rows from logs (anything but a canonical event or a quarantined line) and
     # rows that matched a log pattern. Canonical-only input has neither, and skips the log steps.
-    plain = (F.col("kind") == "quarantine") | ((F.col("kind") == "event") & F.coalesce("canonical", F.lit(False)))
-    fact = F.get_json_object("fact", "$.fact")
-    # One pass for the accounting and the era evidence: grouped by both's keys, summed here.
-    # Grouped by the catalogue row: its releases (era evidence) are read from the catalogue here,
-    # not carried in every parse row.
-    tally = [_with_releases(r.asDict()) for r in
-             rows.groupBy("file", "kind", (~plain).alias("logged"), "cluster", "pattern",
-                          (F.col("file_rank") == 3).alias("dump"),
-                          F.get_json_object("fact", "$.version").alias("version"),
-                          F.when(fact == "metadata_version", F.get_json_object("fact", "$.level").cast("int")).alias("level"))
-             .agg(F.sum("n_lines").alias("lines"), F.count("*").alias("rows"), F.count("pattern").alias("matched"))
-             .collect()]
+    # The accounting and the era evidence: the pieces' tallies (ingest.counts), grouped by both's
+    # keys. Grouped by the catalogue row: its releases (era evidence) are read from the catalogue
+    # here, not carried in every parse row.
+    first = {(file, block) for file, block, lines_before, _, _ in carried if lines_before == 0}
+    counts = {(r["file"], r["block"]): json.loads(r["counts"]) for r in piece_rows if r["file"] not in copies}
+    tally = [_with_releases(r) for r in merged_tally((f, c, (f, b) in first) for (f, b), c in counts.items())]
     from_logs = 0
     for r in tally:
         from_logs += r["matched"] + (r["rows"] if r["logged"] else 0)
@@ -630,7 +646,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     cached = [parsed]
-    dup_counts, transactions, log_order = 0, {}, None
+    dup_counts, transactions, log_order, bases = 0, {}, None, None
     # Canonical events read, or nothing else to read (an empty frame): else that part of the union
     # would be one more scan of the parse output for no row.
     some_canonical = any(r["kind"] == "event" and not r["logged"] for r in tally)
@@ -646,16 +662,20 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output. Unless they are a
-    # projection of the kept parse output (a filter, one broadcast join, the seq added): then
-    # each reads only its columns of that. Keeping them again was a 12.5 s pass of the 1 GB
-    # bench log, and the audit of a 128 MB log took the same time either way (its later reads
-    # of the events a little longer). Small frames are still cut (materialize).
+    # projection of the kept parse output (a filter, broadcast joins, the seq added: pieces in
+    # recorded order, or canonical events alone): then each reads only its columns of that, and
+    # the parse counted their profile (ingest.counts). Keeping them again was a 12.5 s pass of
+    # the 1 GB bench log, and the audit of a 128 MB log took the same time either way (its later
+    # reads of the events a little longer). Small frames are still cut (materialize).
     all_events = reduce(DataFrame.unionByName, parts)
-    if log_order == "pieces" and sum(i["events"] for i in files.values()) > LINEAGE_CUT_MAX_ROWS:
-        profile = profiled(all_events, ("cluster", "event_type"), profile_aggregates())
-    else:
+    if log_order == "sort":   # the events' seq and (KRaft) the events themselves come after the parse
         all_events, profile = materialize_profiled(all_events, ("cluster", "event_type"), profile_aggregates())
         cached.append(all_events)
+    else:   # a logged event's seq is its piece's first plus its index there
+        profile = merged_profile((c, (bases or {}).get(piece)) for piece, c in counts.items())
+        if sum(i["events"] for i in files.values()) <= LINEAGE_CUT_MAX_ROWS:
+            all_events, _ = materialize(all_events)
+            cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
                     counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order)
@@ -708,18 +728,17 @@ def profile_aggregates() -> dict:
     """What the pass that keeps the events also learns of each (cluster, event_type): its first
     and last event time (the run's time window), its controller, liveness and unclean-setting
     changes, how many rows hold each field (a field held by none is not sent to the replay)
-    and the values of the few-valued fields (sent as codes)."""
-    failover = F.col("event_type").isin(*sorted(E.CONTROLLER_CHANGES)) & F.col("controller_epoch").isNotNull()
-    liveness = F.col("event_type").isin(*LIVENESS_CHANGES) & F.col("brokers").isNotNull()
-    unclean_setting = F.col("event_type").isin(*CONFIG_EVENTS) & (F.col("config_name") == UNCLEAN_CONFIG)
+    and the values of the few-valued fields (sent as codes). ingest.counts counts the same of
+    the parse's rows, when the events are those rows."""
+    def change(types, field, value, kept):
+        held = F.col(field).isNotNull() if value is None else F.col(field) == value
+        return F.collect_list(F.when(F.col("event_type").isin(*types) & held, F.struct("seq", *kept)))
+
     return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),
             # Each led by its seq (jobs.audit.recorded_changes): (time, epoch, controller) of each
             # controller change, (time, event type, brokers) of each liveness change, (time,
             # topic, value) of each unclean-election setting.
-            "controller_changes": F.collect_list(F.when(failover, F.struct(
-                "seq", "event_time_ms", "controller_epoch", "controller_id"))),
-            "broker_changes": F.collect_list(F.when(liveness, F.struct("seq", "event_time_ms", "event_type", "brokers"))),
-            "config_changes": F.collect_list(F.when(unclean_setting, F.struct("seq", "event_time_ms", "topic", "config_value"))),
+            **{name: change(types, field, value, kept) for name, (types, (field, value), kept) in RECORDED_CHANGES.items()},
             **{f"held_{n}": F.count(n) for n in EVENT_FIELD_NAMES},
             **{f"values_{n}": F.collect_set(n) for n in FEW_VALUED_FIELDS if n != "event_type"}}
 

@@ -13,7 +13,9 @@ from pyspark.sql import functions as F
 from ingest.local import ingest_files, log_files
 from ingest.render import render, render_kraft, without_record_metadata
 from jobs.audit import file_clusters, list_input_files
-from jobs.ingest_spark import ingest, read_pieces
+from ingest.counts import RECORDED_CHANGES
+from jobs.ingest_spark import ingest, profile_aggregates, read_pieces
+from jobs.session import profiled
 from schemas.events import EVENT_FIELD_NAMES
 from state_machine.generator import SimConfig, simulate
 
@@ -21,6 +23,7 @@ pytestmark = pytest.mark.spark
 
 
 CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k", "gen-m", "gen-s")
+SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 MIGRATION = Path(__file__).resolve().parents[1] / "ingest" / "fixtures" / "scenarios" / "kraft-3.7.0-aborted-migration"
 
 
@@ -130,13 +133,19 @@ def test_the_listing_reads_the_files_the_local_ingest_reads(spark, tmp_path):
     assert len(log_files(root)) == sum(LISTING.values())
 
 
-def _ingest_with(spark, inputs, conf):
+def _ingest_with(spark, inputs, conf, check=None):
+    """The ingest of `inputs` under the settings `conf`, its events by seq and how many pieces
+    the input has; `check(ingested)` is called while its frames are kept."""
     found = list_input_files(spark, [str(p) for p in inputs])
     with session_conf(spark, conf):
         ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
-        rows = [r.asDict() for r in ing.events.collect()]
+        try:
+            if check is not None:
+                check(ing)
+            rows = [r.asDict() for r in ing.events.collect()]
+        finally:
+            ing.release()
         pieces = read_pieces(spark, [f for f, _ in found]).select("file", "block").distinct().count()
-        ing.release()
     for r in rows:
         r["source_file"] = r["source_file"].removeprefix("file:")
     return ing, sorted(rows, key=lambda r: r["seq"]), pieces
@@ -164,20 +173,45 @@ def test_events_numbered_by_pieces_are_read_from_the_kept_parse_not_kept_again(s
     rows, seq and profile as when they are kept."""
     import jobs.ingest_spark
 
+    def projection(ing):
+        assert ing.log_order == "pieces" and len(ing.cached) == 1 and not ing.events.storageLevel.useMemory
+
     _rotations(tmp_path)
     kept, want, _ = _ingest_with(spark, [tmp_path / "gen-r"], {})
     monkeypatch.setattr(jobs.ingest_spark, "LINEAGE_CUT_MAX_ROWS", 0)
-    found = list_input_files(spark, [str(tmp_path / "gen-r")])
-    ing = ingest(spark, [f for f, _ in found], file_clusters(found, None), None)
-    try:
-        assert ing.log_order == "pieces" and len(ing.cached) == 1 and not ing.events.storageLevel.useMemory
-        got = sorted((r.asDict() for r in ing.events.collect()), key=lambda r: r["seq"])
-    finally:
-        ing.release()
-    for r in got:
-        r["source_file"] = r["source_file"].removeprefix("file:")
+    ing, got, _ = _ingest_with(spark, [tmp_path / "gen-r"], {}, projection)
     assert got == want and len(got) > 400
     assert ing.profile == kept.profile
+
+
+def _comparable(profile: dict) -> dict:
+    """A profile with its sets as sets and its changes in seq order (Spark's collect_set and
+    collect_list keep no order)."""
+    return {key: {n: (set(v) if n.startswith("values_") else sorted(map(tuple, v)) if n in RECORDED_CHANGES else v)
+                  for n, v in p.items()} for key, p in profile.items()}
+
+
+@pytest.mark.parametrize("split_bytes", ["128m", "16k"])
+def test_the_profile_the_parse_counts_is_sparks_of_the_events(spark, tmp_path, split_bytes):
+    """Where the events are the parse's rows (their pieces in recorded order, or canonical events
+    alone), the profile is counted by the parse (ingest.counts): the same as Spark's
+    profile_aggregates of the events. Inputs: hourly rotations of one controller's
+    state-change.log, its controller.log alone (controller and broker changes, logged), and
+    canonical events (every kind of change) alone and beside the rotations."""
+    longest, _ = _rotations(tmp_path)
+    (tmp_path / "ctl" / "broker-1").mkdir(parents=True)
+    shutil.copy(longest.with_name("controller.log"), tmp_path / "ctl" / "broker-1" / "controller.log")
+    (tmp_path / "events").mkdir()
+    shutil.copy(SAMPLES / "era-2.4-trace.jsonl", tmp_path / "events")
+    def sparks(ing):
+        assert ing.log_order in ("pieces", None)
+        assert _comparable(ing.profile) == _comparable(profiled(ing.events, ("cluster", "event_type"), profile_aggregates()))
+
+    changes = set()
+    for inputs in ([tmp_path / "gen-r"], [tmp_path / "ctl"], [tmp_path / "events"], [tmp_path / "gen-r", tmp_path / "events"]):
+        ing, _, _ = _ingest_with(spark, inputs, {"spark.sql.files.maxPartitionBytes": split_bytes}, sparks)
+        changes |= {n for p in ing.profile.values() for n in RECORDED_CHANGES if p[n]}
+    assert changes == set(RECORDED_CHANGES)
 
 
 @pytest.mark.parametrize("split_bytes", ["128m", "16k"])
