@@ -127,7 +127,9 @@ def _grouped(table: pa.Table, keys: list[str], aggregates: list[tuple]) -> list[
     adds no work. A parse batch is counted so, in the hot path."""
     n = table.num_rows
     empty = {c for c in {*keys, *(a[0] for a in aggregates)} if table.column(c).null_count == n}
-    grouping = [k for k in keys if k not in empty]
+    # One key at least: with none pyarrow aggregates with its scalar functions, which have no `distinct`.
+    grouping = [k for k in keys if k not in empty] or keys[:1]
+    empty -= set(grouping)
     asked = [a for a in aggregates if a[0] not in empty]
     # A count of a column with no null is its group's rows.
     counted = [a for a in asked if a[1] == "count" and table.column(a[0]).null_count == 0]
