@@ -156,11 +156,13 @@ def _summed(a: list | None, b: list) -> list:
     return b if a is None else [x if y is None else y if x is None else x + y for x, y in zip(a, b)]
 
 
-def _min(a, b):
+def nullable_min(a, b):
+    """The smaller of `a` and `b`, either of which may be None (unknown), as Spark's min reads nulls."""
     return b if a is None else a if b is None else min(a, b)
 
 
-def _max(a, b):
+def nullable_max(a, b):
+    """The larger of `a` and `b`, either of which may be None (unknown), as Spark's greatest reads nulls."""
     return b if a is None else a if b is None else max(a, b)
 
 
@@ -170,8 +172,8 @@ def _add_profile(found: dict, group: tuple, add: dict) -> None:
     if had is None:
         found[group] = add
         return
-    had["first_time"] = _min(had["first_time"], add["first_time"])
-    had["last_time"] = _max(had["last_time"], add["last_time"])
+    had["first_time"] = nullable_min(had["first_time"], add["first_time"])
+    had["last_time"] = nullable_max(had["last_time"], add["last_time"])
     for k, v in add.items():
         if k == "rows" or k.startswith("held_"):
             had[k] += v

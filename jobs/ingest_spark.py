@@ -32,7 +32,7 @@ from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
-from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally
+from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from jobs.session import LINEAGE_CUT_MAX_ROWS, materialize, materialize_profiled, release
@@ -590,7 +590,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     for file, block, lines, _, ts, epoch, _, _ in pieces:
         lines_before, ts_before, epoch_before = before.get(file, (0, None, None))
         carried.append((file, block, lines_before, ts_before, epoch_before))
-        before[file] = (lines_before + lines, _max(ts_before, ts), _max(epoch_before, epoch))
+        before[file] = (lines_before + lines, nullable_max(ts_before, ts), nullable_max(epoch_before, epoch))
     carry = spark.createDataFrame(carried, "file string, block long, lines_before long, ts_before long, epoch_before int")
     copies = _copies(pieces, clusters, default_cluster)
     read = parsed.where(F.col("kind") != "piece")
@@ -760,7 +760,7 @@ def in_recorded_order(pieces: list, carried: list[tuple]) -> dict[tuple, int] | 
         lines_before, ts_before, epoch_before = before[(p["file"], p["block"])]
         # Each end's CROSS_FILE_ORDER key as the rows get it (the carried clock and epoch, the
         # file's line), each value as the sort compares it: nulls first.
-        ends = [(_max(ts, ts_before), _max(epoch, epoch_before), p["file_rank"], p["recording_broker"], p["file"],
+        ends = [(nullable_max(ts, ts_before), nullable_max(epoch, epoch_before), p["file_rank"], p["recording_broker"], p["file"],
                  lines_before + line, sub) for ts, epoch, line, sub in json.loads(p["fact"])]
         first, last = (tuple((v is not None, v) for v in key) for key in ends)
         by_cluster.setdefault(p["cluster"], []).append((first, last, (p["file"], p["block"]), p["piece_event"]))
@@ -964,11 +964,3 @@ def _era_evidence(tally: list) -> dict[str, dict]:
         if r["dump"]:
             ev["kraft"] = True
     return out
-
-
-def _max(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a if a >= b else b
