@@ -52,7 +52,12 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("piece_event", T.LongType()),
     # On a piece row, what ingest.counts counted of the piece's rows (JSON): the tally, the events' profile.
     ("counts", T.StringType()),
+    # The piece's key, on every row (`counted`). Only its piece row names the file: the ingest joins
+    # the file back by this, where the path in every row cost the cache and the join seconds of a
+    # 1 GB log (a string's statistics in the cache compare it whole).
+    ("piece", T.LongType()),
 )
+PIECES_PER_TASK_BITS = 32   # a piece key (`piece`): the task's partition in the bits above these
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
 ORDER_COLUMNS = tuple(c for c in CROSS_FILE_ORDER if c not in EVENT_FIELD_NAMES)
@@ -222,7 +227,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     row[i_cluster] = cluster
                     topic_id, fact, index = None, (json.dumps(data) if data is not None else None), None
                 row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        topic_id, fact, o.reason, o.raw, False, None, index, None)
+                        topic_id, fact, o.reason, o.raw, False, None, index, None, None)   # (piece: `counted`)
                 rows.append(row)
                 sub += 1
 
@@ -449,22 +454,47 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         """`parse`, its rows counted (ingest.counts): each piece's row held back to the end, when
         all of the piece's rows are counted (a piece's row can come before some of its rows)."""
+        from pyspark import TaskContext
+
         from ingest.counts import count_rows, piece_json
         counts: dict[tuple, dict] = {}
         pieces = []
-        i_kind, i_counts = names.index("kind"), names.index("counts")
-        for batch in parse(batches):
+        i_kind, i_counts, i_file, i_block, i_piece = (names.index(n) for n in ("kind", "counts", "file", "block", "piece"))
+        # A piece's key: its task's partition, then its place among the task's pieces as they are
+        # read (one task reads each piece). Outside Spark (tests), one task.
+        task = TaskContext.get()
+        first_key = (task.partitionId() if task is not None else 0) << PIECES_PER_TASK_BITS
+        keys: dict[tuple, int] = {}
+
+        def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+            for batch in batches:
+                for uri, block in _pieces_of(batch.column("file"), batch.column("block")):
+                    keys.setdefault((unquote(uri), block), first_key + len(keys))
+                yield batch
+
+        def keyed(batch: pa.RecordBatch, file: pa.Array) -> pa.RecordBatch:
+            pieces = _pieces_of(batch.column(i_file), batch.column(i_block))
+            if len(pieces) == 1:   # a run of fast lines (most batches): one key
+                column = pa.repeat(pa.scalar(keys[pieces[0]], pa.int64()), batch.num_rows)
+            else:
+                column = pa.array([keys[p] for p in zip(batch.column(i_file).to_pylist(),
+                                                        batch.column(i_block).to_pylist())], pa.int64())
+            batch = batch.set_column(i_piece, arrow_schema.field(i_piece), column)
+            return batch.set_column(i_file, arrow_schema.field(i_file), file)
+
+        for batch in parse(read(batches)):
             piece = pc.equal(batch.column(i_kind), "piece")
             if pc.any(piece).as_py():
                 pieces.append(batch.filter(piece))
                 batch = batch.filter(pc.invert(piece))
             count_rows(batch, counts)
             if batch.num_rows:
-                yield batch
+                yield keyed(batch, pa.nulls(batch.num_rows, pa.string()))
         if pieces:
             held = pa.Table.from_batches(pieces)
             found = [piece_json(counts.get(key)) for key in zip(held.column("file").to_pylist(), held.column("block").to_pylist())]
-            yield from held.set_column(i_counts, arrow_schema.field(i_counts), pa.array(found, pa.string())).to_batches()
+            held = held.set_column(i_counts, arrow_schema.field(i_counts), pa.array(found, pa.string()))
+            yield from (keyed(b, b.column(i_file)) for b in held.to_batches())
 
     return counted
 
@@ -531,6 +561,15 @@ def fast_row_builder(arrow_schema: pa.Schema):
     return build
 
 
+def _pieces_of(files: pa.Array, blocks: pa.Array) -> list[tuple]:
+    """The (file, block) pairs of a batch's rows, in the order they first occur."""
+    if not len(files):
+        return []
+    if not files.null_count and pc.all(pc.equal(files, files[0])).as_py() and pc.all(pc.equal(blocks, blocks[0])).as_py():
+        return [(files[0].as_py(), blocks[0].as_py())]
+    return list(dict.fromkeys(zip(files.to_pylist(), blocks.to_pylist())))
+
+
 def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
     columns = list(zip(*rows)) if rows else [()] * width
     return pa.RecordBatch.from_arrays([pa.array(c, type=arrow_schema.field(i).type) for i, c in enumerate(columns)],
@@ -579,7 +618,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
                   .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",
-                          "cluster", "piece_event", "file_rank", "recording_broker", "fact", "counts").collect())
+                          "cluster", "piece_event", "file_rank", "recording_broker", "fact", "counts", "piece").collect())
     pieces = sorted((r["file"], r["block"], r["local_line"], r["n_lines"], r["order_ts"], r["order_epoch"], r["q_reason"],
                      r["digest"]) for r in piece_rows)
     misnamed = {p[0]: p[6] for p in pieces if p[6] is not None}
@@ -591,12 +630,14 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         lines_before, ts_before, epoch_before = before.get(file, (0, None, None))
         carried.append((file, block, lines_before, ts_before, epoch_before))
         before[file] = (lines_before + lines, nullable_max(ts_before, ts), nullable_max(epoch_before, epoch))
-    carry = spark.createDataFrame(carried, "file string, block long, lines_before long, ts_before long, epoch_before int")
+    key_of = {(r["file"], r["block"]): r["piece"] for r in piece_rows}
+    carry = spark.createDataFrame([(key_of[(c[0], c[1])], *c) for c in carried],
+                                  "piece long, file string, block long, lines_before long, ts_before long, epoch_before int")
     copies = _copies(pieces, clusters, default_cluster)
-    read = parsed.where(F.col("kind") != "piece")
+    read = parsed.where(F.col("kind") != "piece").drop("file")   # the piece's key names it (carry)
     if copies:   # their lines are quarantined, each as a copy (_copy_lines)
-        read = read.where(~F.col("file").isin(list(copies)))
-    rows = (read.join(F.broadcast(carry), ["file", "block"])
+        read = read.where(~F.col("piece").isin([k for (file, _), k in key_of.items() if file in copies]))
+    rows = (read.join(F.broadcast(carry.drop("block")), "piece")
             .withColumn("line", F.col("lines_before") + F.col("local_line"))
             .withColumn("order_ts", F.greatest("order_ts", "ts_before"))
             .withColumn("order_epoch", F.greatest("order_epoch", "epoch_before"))
@@ -658,7 +699,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
         bases = None if kraft else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
         log_order = "sort" if bases is None else "pieces"
-        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs, bases)
+        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs,
+                                                              None if bases is None else {key_of[p]: n for p, n in bases.items()})
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
     # and would otherwise each re-derive them from the wide parse output. Unless they are a
@@ -777,16 +819,16 @@ def in_recorded_order(pieces: list, carried: list[tuple]) -> dict[tuple, int] | 
 
 
 def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached: list[DataFrame], kraft: bool,
-                logs: list[str], bases: dict[tuple, int] | None = None) -> tuple[DataFrame, int, dict]:
+                logs: list[str], bases: dict[int, int] | None = None) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
-    `logs`: the clusters whose metadata log the input holds. `bases`: in_recorded_order's, when
-    it found the pieces in order (no KRaft dump). Appends what it caches to `cached`."""
+    `logs`: the clusters whose metadata log the input holds. `bases`: in_recorded_order's, by the
+    pieces' keys (`piece`), when it found the pieces in order (no KRaft dump). Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_file", F.col("file")).withColumn("source_line", F.col("line"))
     if bases is not None:
         # The pieces' runs follow one another: seq is the piece's first plus the index within it.
-        base = spark.createDataFrame([(f, b, n) for (f, b), n in bases.items()], "file string, block long, _base long")
-        numbered = (logged.join(F.broadcast(base), ["file", "block"])
+        base = spark.createDataFrame(list(bases.items()), "piece long, _base long")
+        numbered = (logged.join(F.broadcast(base), "piece")
                     .withColumn("seq", F.col("_base") + F.col("piece_event")))
         return numbered.select(*EVENT_FIELD_NAMES, *ORDER_COLUMNS), 0, {}
     dup_counts, spans = 0, []
