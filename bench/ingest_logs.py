@@ -9,7 +9,10 @@ The log is a simulated history written the way a 2.4 controller writes it at TRA
   events    the above + the recorded order (seq): the canonical events the replay
             consumes, kept and profiled as the audit keeps them, written to the noop sink.
             One broker's log needs no sort (its pieces follow one another: it prints
-            "order pieces"); files that interleave are sorted ("order sort").
+            "order pieces"); files that interleave are sorted ("order sort"). The first
+            ingest in the JVM: it pays for compiling the cache's code (JIT), as an audit does.
+  again     the same ingest once more, the JVM warm: the rate the ingest keeps up on a larger
+            input, less that one-time cost.
 
 and the floors under any ingest of these lines that parses them in Python:
 
@@ -104,6 +107,11 @@ def main() -> None:
     ing = ingest(spark, files, clusters, None)
     ing.events.write.format("noop").mode("overwrite").save()
     events_s = time.perf_counter() - t
+    ing.release()
+    t = time.perf_counter()
+    ing = ingest(spark, files, clusters, None)
+    ing.events.write.format("noop").mode("overwrite").save()
+    again_s = time.perf_counter() - t
 
     t = time.perf_counter()
     spark.read.text(files).write.format("noop").mode("overwrite").save()
@@ -116,10 +124,11 @@ def main() -> None:
      .write.format("noop").mode("overwrite").save())
     sort_s = time.perf_counter() - t
     print(f"cores {os.cpu_count()}; lines {lines:,}; quarantined {ing.records_quarantined:,}; order {ing.log_order}")
-    for name, secs in (("parse", parse_s), ("events", events_s), ("read", read_s), ("to python", to_python_s),
+    for name, secs in (("parse", parse_s), ("events", events_s), ("again", again_s), ("read", read_s), ("to python", to_python_s),
                        ("sort", sort_s), ("sorted", to_python_s + sort_s - read_s)):
         print(f"{name:9s} {secs:7.1f}s  {size / 1e6 / secs:6.1f} MB/s  {lines / secs:,.0f} lines/s")
-    print(f"target 50 MB/s: {'met' if size / 1e6 / events_s >= 50 else 'not met'} (events)")
+    for name, secs in (("events", events_s), ("again", again_s)):
+        print(f"target 50 MB/s: {'met' if size / 1e6 / secs >= 50 else 'not met'} ({name})")
     ing.release()
     spark.stop()
 
