@@ -487,12 +487,12 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 yield batch
 
         def keyed(batch: pa.RecordBatch, file: pa.Array) -> pa.RecordBatch:
-            pieces = _pieces_of(batch.column(i_file), batch.column(i_block))
-            if len(pieces) == 1:   # a run of fast lines (most batches): one key
-                column = pa.repeat(pa.scalar(keys[pieces[0]], pa.int64()), batch.num_rows)
+            files, blocks = batch.column(i_file), batch.column(i_block)
+            one = _one_piece(files, blocks)
+            if one is not None:   # a run of fast lines (most batches): one key
+                column = pa.repeat(pa.scalar(keys[one], pa.int64()), batch.num_rows)
             else:
-                column = pa.array([keys[p] for p in zip(batch.column(i_file).to_pylist(),
-                                                        batch.column(i_block).to_pylist())], pa.int64())
+                column = pa.array([keys[p] for p in zip(files.to_pylist(), blocks.to_pylist())], pa.int64())
             batch = batch.set_column(i_piece, arrow_schema.field(i_piece), column)
             return batch.set_column(i_file, arrow_schema.field(i_file), file)
 
@@ -575,12 +575,19 @@ def fast_row_builder(arrow_schema: pa.Schema):
     return build
 
 
+def _one_piece(files: pa.Array, blocks: pa.Array) -> tuple | None:
+    """The (file, block) of every row of a batch, if they share one; else None."""
+    if len(files) and not files.null_count and pc.all(pc.equal(files, files[0])).as_py() \
+            and pc.all(pc.equal(blocks, blocks[0])).as_py():
+        return files[0].as_py(), blocks[0].as_py()
+    return None
+
+
 def _pieces_of(files: pa.Array, blocks: pa.Array) -> list[tuple]:
     """The (file, block) pairs of a batch's rows, in the order they first occur."""
-    if not len(files):
-        return []
-    if not files.null_count and pc.all(pc.equal(files, files[0])).as_py() and pc.all(pc.equal(blocks, blocks[0])).as_py():
-        return [(files[0].as_py(), blocks[0].as_py())]
+    one = _one_piece(files, blocks)
+    if one is not None:
+        return [one]
     return list(dict.fromkeys(zip(files.to_pylist(), blocks.to_pylist())))
 
 
