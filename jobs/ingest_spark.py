@@ -6,6 +6,8 @@ clusters write (ingest/), in one pass over the text.
    reads no file): events, facts, understood / ignored / quarantined records, and one
    `piece` row per split with its line count, last clock value and controller epoch, and what
    ingest.counts counted of its rows (the accounting, the era evidence, the events' profile).
+   What is kept of it: the piece rows, and each batch of the other rows packed into one value
+   (`packed`), which each later step unpacks in the workers for the kinds and columns it reads.
 3. The piece rows (one per split, a few per file) give line numbers and carry each split's
    ordering state into the next; facts name KRaft topics and mark Raft epochs.
 4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
@@ -58,6 +60,20 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("piece", T.LongType()),
 )
 PIECES_PER_TASK_BITS = 32   # a piece key (`piece`): the task's partition in the bits above these
+# The kept parse output (`packed`): its piece rows as they are, and each batch of its other rows
+# as one row of kind PACKED, the batch in PACKED_ROWS (Arrow IPC, LZ4). Spark's columnar cache
+# of 5.3M parse rows of 52 columns (a 1 GB log) gathered statistics of every value: about half
+# the JVM's time in the ingest; a packed batch is one value, and each read of the rows unpacks
+# only the kinds and columns it needs (`_unpacked`).
+PACKED, PACKED_ROWS = "packed", "packed_rows"
+PACKED_COMPRESSION = "lz4"   # a sixth of the rows' size; 1.6 s of CPU a GB of log to pack, 1.0 s to unpack
+# Not packed: what only a piece row holds (the file; the piece's key names it), and what the
+# parse has counted (ingest.counts) and no later step reads.
+NOT_PACKED = ("file", "block", "n_lines", "tag", "pattern", "digest", "counts")
+# The columns of an event row that the events' steps read: the event's own, and of EXTRA those
+# that place it in recorded order (not the piece's, the quarantine's or the counts' own).
+EVENT_ROW_EXTRA = ("kind", "local_line", "order_ts", "order_epoch", "file_rank", "sub", "topic_id", "canonical",
+                   "piece_event", "piece")
 RECOGNISED_KINDS = ("event", "fact", "understood", "ignored", "leading")
 # The columns the cross-file order (ingest.lines.CROSS_FILE_ORDER) needs beyond the event's own.
 ORDER_COLUMNS = tuple(c for c in CROSS_FILE_ORDER if c not in EVENT_FIELD_NAMES)
@@ -72,6 +88,16 @@ def parsed_schema() -> T.StructType:
     fields = [T.StructField(f.name, loose_arrays(spark_type(f.type)), True) for f in EVENT_FIELDS]
     fields += [T.StructField(n, t, True) for n, t in EXTRA]
     return T.StructType(fields)
+
+
+def packed_column_names() -> list[str]:
+    """The columns of a packed batch of parse rows (`packed`)."""
+    return [n for n in parsed_schema().fieldNames() if n not in NOT_PACKED]
+
+
+def kept_schema() -> T.StructType:
+    """The kept parse output's (`packed`): the parse rows' columns and PACKED_ROWS."""
+    return T.StructType([*parsed_schema().fields, T.StructField(PACKED_ROWS, T.BinaryType(), True)])
 
 
 # Spark type -> Arrow type, from the one table in schemas.types (arrays of any element too).
@@ -513,6 +539,64 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     return counted
 
 
+def packed(parse):
+    """`parse` (a parse_function) for the kept parse output (kept_schema): its piece rows as they
+    are, each batch of its other rows as one row of kind PACKED holding them (PACKED_ROWS)."""
+    schema = pa.schema([*(pa.field(f.name, arrow_type(f.dataType)) for f in parsed_schema().fields),
+                        pa.field(PACKED_ROWS, pa.binary())])
+    i_kind, i_rows = schema.get_field_index("kind"), schema.get_field_index(PACKED_ROWS)
+    packed_columns = packed_column_names()
+
+    def pack(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        options = pa.ipc.IpcWriteOptions(compression=PACKED_COMPRESSION)   # (made here: it does not pickle)
+        for batch in parse(batches):
+            piece = pc.equal(batch.column("kind"), "piece")
+            if pc.any(piece).as_py():
+                pieces = batch.filter(piece)
+                yield pieces.append_column(schema.field(i_rows), pa.nulls(pieces.num_rows, pa.binary()))
+                batch = batch.filter(pc.invert(piece))
+            if not batch.num_rows:
+                continue
+            batch = batch.select(packed_columns)
+            sink = pa.BufferOutputStream()
+            with pa.ipc.new_stream(sink, batch.schema, options=options) as writer:
+                writer.write_batch(batch)
+            columns = [pa.nulls(1, f.type) for f in schema]
+            rows = sink.getvalue()   # one value, not copied again
+            columns[i_kind] = pa.array([PACKED])
+            columns[i_rows] = pa.Array.from_buffers(pa.binary(), 1, [None, pa.py_buffer(np.array([0, rows.size], np.int32)), rows])
+            yield pa.RecordBatch.from_arrays(columns, schema=schema)
+
+    return pack
+
+
+def unpack_function(kinds: tuple[str, ...], columns: list[str]):
+    """The mapInArrow function: PACKED_ROWS of packed batches (`packed`) -> the parse rows of
+    `kinds`, their `columns` (of packed_column_names), in the order they were packed."""
+    wanted = pa.array(kinds, pa.string())
+
+    def unpack(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for blob in batch.column(PACKED_ROWS):
+                with pa.ipc.open_stream(blob.as_buffer()) as reader:
+                    for rows in reader:
+                        taken = pc.is_in(rows.column("kind"), wanted)
+                        if not pc.all(taken).as_py():
+                            rows = rows.filter(taken)
+                        if rows.num_rows:
+                            yield rows.select(columns)
+
+    return unpack
+
+
+def _unpacked(kept: DataFrame, kinds: tuple[str, ...], columns: list[str]) -> DataFrame:
+    """The parse rows of `kinds`, their `columns`, read from the kept parse output's packed
+    batches (`packed`)."""
+    parsed = parsed_schema()
+    return (kept.where(F.col("kind") == PACKED).select(PACKED_ROWS)
+            .mapInArrow(unpack_function(kinds, columns), T.StructType([parsed[c] for c in columns])))
+
+
 class LinesDigest:
     """The digest of a piece's lines (ingest.lines.copied_files), fed Arrow slices of them: the
     hash of their bytes and the hash of their lengths (where each line ends), read from the
@@ -634,8 +718,8 @@ class Ingested:
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
            zone: str = "UTC", fmt: str = "auto") -> Ingested:
-    parsed, _ = materialize(read_pieces(spark, files).mapInArrow(parse_function(clusters, default_cluster, zone, fmt),
-                                                              parsed_schema()))
+    parsed, _ = materialize(read_pieces(spark, files).mapInArrow(packed(parse_function(clusters, default_cluster, zone, fmt)),
+                                                              kept_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
                   .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",
@@ -655,19 +739,26 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     carry = spark.createDataFrame([(key_of[(c[0], c[1])], *c) for c in carried],
                                   "piece long, file string, block long, lines_before long, ts_before long, epoch_before int")
     copies = _copies(pieces, clusters, default_cluster)
-    read = parsed.where(F.col("kind") != "piece").drop("file")   # the piece's key names it (carry)
-    if copies:   # their lines are quarantined, each as a copy (_copy_lines)
-        read = read.where(~F.col("piece").isin([k for (file, _), k in key_of.items() if file in copies]))
-    rows = (read.join(F.broadcast(carry.drop("block")), "piece")
-            .withColumn("line", F.col("lines_before") + F.col("local_line"))
-            .withColumn("order_ts", F.greatest("order_ts", "ts_before"))
-            .withColumn("order_epoch", F.greatest("order_epoch", "epoch_before"))
-            # Continuation lines at the start of a later split belong to the record that ends the
-            # split before: recognised with it. At a file's start they continue nothing.
-            .withColumn("kind", F.when((F.col("kind") == "leading") & (F.col("lines_before") == 0), "quarantine")
-                        .otherwise(F.col("kind")))
-            .withColumn("q_reason", F.when((F.col("kind") == "quarantine") & F.col("q_reason").isNull(),
-                                           "continuation line with no record before it").otherwise(F.col("q_reason"))))
+    of_copies = [k for (file, _), k in key_of.items() if file in copies]
+
+    def rows_of(kinds: tuple[str, ...], columns: list[str]) -> DataFrame:
+        """The parse rows of `kinds` (their `columns`; the piece's key names the file: carry),
+        numbered and carrying the ordering state of the pieces before theirs."""
+        read = _unpacked(parsed, kinds, [c for c in columns if c != "file"])
+        if copies:   # their lines are quarantined, each as a copy (_copy_lines)
+            read = read.where(~F.col("piece").isin(of_copies))
+        rows = (read.join(F.broadcast(carry.drop("block")), "piece")
+                .withColumn("line", F.col("lines_before") + F.col("local_line"))
+                .withColumn("order_ts", F.greatest("order_ts", "ts_before"))
+                .withColumn("order_epoch", F.greatest("order_epoch", "epoch_before")))
+        if "leading" not in kinds:
+            return rows
+        # Continuation lines at the start of a later split belong to the record that ends the
+        # split before: recognised with it. At a file's start they continue nothing.
+        return (rows.withColumn("kind", F.when((F.col("kind") == "leading") & (F.col("lines_before") == 0), "quarantine")
+                                .otherwise(F.col("kind")))
+                .withColumn("q_reason", F.when((F.col("kind") == "quarantine") & F.col("q_reason").isNull(),
+                                               "continuation line with no record before it").otherwise(F.col("q_reason"))))
 
     # Per-file accounting (small: files x kinds).
     files: dict[str, dict] = {}
@@ -697,13 +788,14 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     for file, info in files.items():
         info["cluster"] = clusters.get(file, default_cluster)
 
-    quarantine = rows.where(F.col("kind") == "quarantine").select(
+    quarantine = rows_of(("quarantine", "leading"), ["cluster", "kind", "local_line", "order_ts", "order_epoch", "q_reason",
+                                                     "q_raw", "piece"]).where(F.col("kind") == "quarantine").select(
         F.col("cluster"), F.col("file").alias("source_file"), F.col("line").alias("source_line"),
         F.col("q_reason").alias("reason"), F.col("q_raw").alias("raw"))
     if copies:
         quarantine = quarantine.unionByName(_copy_lines(spark, copies, carry, clusters, default_cluster))
 
-    events = rows.where(F.col("kind") == "event")
+    events = rows_of(("event",), [*EVENT_FIELD_NAMES, *EVENT_ROW_EXTRA])
     canonical = events.where(F.col("canonical")).withColumn(
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
@@ -720,16 +812,17 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
         bases = None if kraft else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
         log_order = "sort" if bases is None else "pieces"
-        logged_events, dup_counts, transactions = _log_events(spark, events, rows, cached, kraft, logs,
+        facts = rows_of(("fact",), packed_column_names()) if kraft else None
+        logged_events, dup_counts, transactions = _log_events(spark, events, facts, cached, kraft, logs,
                                                               None if bases is None else {key_of[p]: n for p, n in bases.items()})
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
-    # and would otherwise each re-derive them from the wide parse output. Unless they are a
-    # projection of the kept parse output (a filter, broadcast joins, the seq added: pieces in
-    # recorded order, or canonical events alone): then each reads only its columns of that, and
-    # the parse counted their profile (ingest.counts). Keeping them again was a 12.5 s pass of
-    # the 1 GB bench log, and the audit of a 128 MB log took the same time either way (its later
-    # reads of the events a little longer). Small frames are still cut (materialize).
+    # and would otherwise each re-derive them from the wide parse output. Unless they are read
+    # from the kept parse output alone (its packed event rows unpacked, broadcast joins, the seq
+    # added: pieces in recorded order, or canonical events alone): then each read unpacks them
+    # again, and the parse counted their profile (ingest.counts). Keeping them again was a 12.5 s
+    # pass of the 1 GB bench log, and the audit of a 128 MB log took the same time either way (its
+    # later reads of the events a little longer). Small frames are still cut (materialize).
     all_events = reduce(DataFrame.unionByName, parts)
     if log_order == "sort":   # the events' seq and (KRaft) the events themselves come after the parse
         all_events, profile = materialize_profiled(all_events, ("cluster", "event_type"), profile_aggregates())
@@ -839,7 +932,7 @@ def in_recorded_order(pieces: list, carried: list[tuple]) -> dict[tuple, int] | 
     return bases
 
 
-def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached: list[DataFrame], kraft: bool,
+def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None, cached: list[DataFrame], kraft: bool,
                 logs: list[str], bases: dict[int, int] | None = None) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
@@ -854,7 +947,7 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached:
         return numbered.select(*EVENT_FIELD_NAMES, *ORDER_COLUMNS), 0, {}
     dup_counts, spans = 0, []
     if kraft:
-        logged, dup_counts, spans = _kraft_events(logged, rows, logs)
+        logged, dup_counts, spans = _kraft_events(logged, facts, logs)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     kept = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS,
                          *([TRANSACTION_SPAN] if spans else []))
@@ -872,14 +965,13 @@ def _log_events(spark: SparkSession, events: DataFrame, rows: DataFrame, cached:
     return numbered, dup_counts, transactions
 
 
-def _kraft_events(logged: DataFrame, rows: DataFrame, logs: list[str]) -> tuple[DataFrame, int, list]:
+def _kraft_events(logged: DataFrame, facts: DataFrame, logs: list[str]) -> tuple[DataFrame, int, list]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
     metadata record, those of metadata transactions tagged (`_tag_transactions`), the Raft
     epochs' ControllerFailovers of the clusters whose metadata log is read (`logs`; the others
     are replayed in a ZooKeeper era, where a Raft epoch is no controller epoch: ingest.local
     alike); how many copies were dropped, and the transactions' spans."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
-    facts = rows.where(F.col("kind") == "fact")
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
              .select("cluster", F.get_json_object("fact", "$.topic_id").alias("topic_id"),
                      F.get_json_object("fact", "$.topic").alias("named")).dropDuplicates(["cluster", "topic_id"]))
