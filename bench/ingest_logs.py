@@ -6,11 +6,12 @@ The log is a simulated history written the way a 2.4 controller writes it at TRA
 
   parse     read + envelope + catalogue + line numbers (every line parsed, the parse
             rows counted)
-  events    the above + the recorded order (seq): the canonical events the replay
-            consumes, kept and profiled as the audit keeps them, written to the noop sink.
+  events    the above + the recorded order (seq): the canonical events and their profile
+            as the ingest hands them to the audit, written to the noop sink (the audit
+            then keeps them once for its gate and replay: its input gate phase, not timed here).
             One broker's log needs no sort (its pieces follow one another: it prints
             "order pieces"); files that interleave are sorted ("order sort"). The first
-            ingest in the JVM: it pays for compiling the cache's code (JIT), as an audit does.
+            ingest in the JVM: it pays for compiling the JVM's code (JIT), as an audit does.
   again     the same ingest once more, the JVM warm: the rate the ingest keeps up on a larger
             input, less that one-time cost.
 

@@ -801,6 +801,11 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         raise AuditError(str(exc)) from None
     default_era, eras, era_why = cluster_eras(cfg, ing.evidence)
     events = ing.events
+    if not ing.events_kept:
+        # The input gate's queries and the replay read them: kept once (as the first query reads
+        # them), not unpacked from the parse output for each (jobs.ingest_spark.packed).
+        events = events.persist()
+        ing.cached.append(events)
     quarantine = ing.quarantine.withColumn("run_id", F.lit(cfg.run_id))
     read, quarantined = ing.records_read, ing.records_quarantined
     replayed = ing.events_count

@@ -708,6 +708,12 @@ class Ingested:
         return {k: v["rows"] for k, v in self.profile.items()}
 
     @property
+    def events_kept(self) -> bool:
+        """Are the events kept (cached or cut), or read from the kept parse output, its event
+        rows unpacked again, on every read?"""
+        return any(df is self.events for df in self.cached)
+
+    @property
     def events_count(self) -> int:
         return sum(v["rows"] for v in self.profile.values())
 
