@@ -107,6 +107,8 @@ _ARROW_OF_SPARK = {spark_type(n): schema_arrow_type(n) for n in JSON_TYPES}
 def arrow_type(dt: T.DataType) -> pa.DataType:
     if isinstance(dt, T.ArrayType):
         return pa.list_(arrow_type(dt.elementType))
+    if isinstance(dt, T.BinaryType):   # PACKED_ROWS
+        return pa.binary()
     found = _ARROW_OF_SPARK.get(dt)
     if found is None:
         raise TypeError(dt)
@@ -542,8 +544,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
 def packed(parse):
     """`parse` (a parse_function) for the kept parse output (kept_schema): its piece rows as they
     are, each batch of its other rows as one row of kind PACKED holding them (PACKED_ROWS)."""
-    schema = pa.schema([*(pa.field(f.name, arrow_type(f.dataType)) for f in parsed_schema().fields),
-                        pa.field(PACKED_ROWS, pa.binary())])
+    schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in kept_schema().fields])
     i_kind, i_rows = schema.get_field_index("kind"), schema.get_field_index(PACKED_ROWS)
     packed_columns = packed_column_names()
 
