@@ -9,9 +9,12 @@ spacing, the `state.change.logger` logger, TRACE/DEBUG/INFO). A line it does not
 takes the ordinary path (ingest/lines.py). tests/ingest/test_fast.py holds the two paths
 equal on fixtures of every row and on mutated lines.
 
-A line a row's regex matched (RE2's DFA, no captures) has its fields read from its tokens
-where their places are fixed, and by a few short regexes after that (`reading`): a capturing
-match of a long line costs several times the match.
+A batch is matched once, by the rows' alternation (RE2's DFA, no captures). Each matched
+line's row is read from the fixed tokens that tell the rows apart (`telling_tokens`: the
+rows' languages are disjoint), and its fields from its tokens where their places are fixed,
+found in the Arrow buffers with numpy (`Tokens`), and by a few short regexes after that
+(`reading`): a capturing match of a long line costs several times the match. Each field is
+made once over the batch's lines, in their order (`Fields`).
 
 Only a complete one-line record may take this path: a head is glued to the lines that
 follow it (stack traces), so the caller (jobs/ingest_spark.py) also needs the next line to
@@ -21,6 +24,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -169,32 +173,165 @@ def _groups(lines: pa.Array, regex: str) -> dict[str, pa.Array]:
     return {groups.type.field(i).name: groups.field(i) for i in range(groups.type.num_fields)}
 
 
-def read_fields(lines: pa.Array, regex: str, plan) -> dict[str, pa.Array]:
-    """Group name -> its text in each of `lines` (all of which match `regex`): by the row's
-    reading plan (`reading`) where it has one, else from RE2's captures."""
-    if plan is None:
-        return _groups(lines, regex)
-    tokens, rest = plan
-    # Split as bytes (a zero-copy view): the text kernel checks UTF-8 as it goes, nearly half the
-    # split's time. Every field a row reads is ASCII (RE2's \d and \w), so its bytes are its
-    # characters; each token is made text again, checked then, once it is short.
-    data = lines.cast(pa.binary())
-    parts = pc.split_pattern(data, " ", max_splits=tokens[-1].index + 1)
-    fields = {"ts": pc.utf8_slice_codeunits(lines, *TS_SLICE)}
-    for more in rest:
-        fields.update(_groups(lines, more))
-    for token in tokens:
-        text = pc.list_element(parts, token.index)
-        if len(token.names) == 2:   # the partition follows the last '-'
-            halves = pc.split_pattern(text, "-", max_splits=1, reverse=True)
-            for i, name in enumerate(token.names):
-                fields[name] = pc.list_element(halves, i)
-            continue
-        before, after = token.strip
-        if before or after:   # (pyarrow's binary_slice fails with no stop, or one past the end)
-            text = pc.utf8_slice_codeunits(text.cast(pa.string()), before, -after if after else None)
-        fields[token.names[0]] = text
-    return {name: text.cast(pa.string()) if pa.types.is_binary(text.type) else text for name, text in fields.items()}
+class Tokens:
+    """Where the tokens of a batch of lines are (the lines split at each space), read from the
+    Arrow buffers with numpy: no token is copied until a field is made of it. Lines of a fast
+    row's regex hold ASCII alone where the rows read them, so a byte is a character there."""
+
+    def __init__(self, lines: pa.Array):
+        n = len(lines)
+        offsets = np.frombuffer(lines.buffers()[1], np.int32, n + 1, lines.offset * 4).astype(np.int64)
+        self.data = np.frombuffer(lines.buffers()[2], np.uint8)
+        self.begin, self.end = offsets[:-1], offsets[1:]
+        self.spaces = np.flatnonzero(self.data[offsets[0]:offsets[-1]] == 32) + offsets[0]
+        self.first = np.searchsorted(self.spaces, self.begin)   # each line's first space
+        self.after = np.append(self.first[1:], len(self.spaces))   # ... and the next line's
+
+    def span(self, sel: np.ndarray, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """(start, end) of token `index` of the lines `sel`, which all hold it."""
+        first = self.first[sel]
+        start = self.begin[sel] if index == 0 else self.spaces[first + index - 1] + 1
+        at = first + index
+        end = np.where(at < self.after[sel], self.spaces[np.minimum(at, len(self.spaces) - 1)], self.end[sel])
+        return start, end
+
+    def text(self, start: np.ndarray, end: np.ndarray, held: np.ndarray | None = None) -> pa.Array:
+        """The bytes start:end of each line as text (ASCII: the rows' regexes admit nothing else
+        there); null where not `held`."""
+        if held is not None:
+            start, end = np.where(held, start, 0), np.where(held, end, 0)
+        lengths = end - start
+        offsets = np.zeros(len(start) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        at = np.arange(offsets[-1]) + np.repeat(start - offsets[:-1], lengths)
+        valid = None if held is None or held.all() else pa.py_buffer(np.packbits(held, bitorder="little"))
+        return pa.Array.from_buffers(pa.string(), len(start), [valid, pa.py_buffer(offsets.astype(np.int32)),
+                                                              pa.py_buffer(self.data[at])])
+
+    def integer(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """The decimal integers start:end (an optional '-', then at most 9 digits: the rows' `_SIGNED`)."""
+        negative = self.data[start] == ord("-")
+        start = start + negative
+        lengths = end - start
+        value = np.zeros(len(start), np.int64)
+        for j in range(int(lengths.max(initial=0))):
+            more = j < lengths
+            digit = self.data[np.where(more, start + j, 0)].astype(np.int64) - ord("0")
+            value = np.where(more, value * 10 + digit, value)
+        return np.where(negative, -value, value)
+
+    def last_dash(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """Where the last '-' of a TopicPartition start:end is: before at most 9 digits (`_TP`)."""
+        dash = np.full(len(start), -1, np.int64)
+        for back in range(2, 11):
+            at = np.maximum(end - back, start)
+            dash = np.where((dash < 0) & (self.data[at] == ord("-")), at, dash)
+        return dash
+
+
+class Fields:
+    """The fields of a batch's fast lines, gathered row by row (where each row's lines hold them)
+    and each made once, over every line, in batch order: what `_column` makes of the rows'
+    captures, null in the lines of a row without it."""
+
+    def __init__(self, tokens: Tokens):
+        self.tokens, self.n = tokens, len(tokens.begin)
+        self.spans: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}   # name -> start, end, held
+        self.captured: dict[str, list[tuple[np.ndarray, pa.Array]]] = {}   # name -> (lines, text) read by a regex
+
+    def read(self, sel: np.ndarray, plan, lines: pa.Array | None) -> None:
+        """The fields of the lines `sel` (`lines`: their text, if a regex reads them), by their
+        row's reading plan (`reading`)."""
+        tokens, rest = plan
+        for regex in rest:
+            for name, text in _groups(lines, regex).items():
+                self.captured.setdefault(name, []).append((sel, text))
+        for token in tokens:
+            start, end = self.tokens.span(sel, token.index)
+            before, after = token.strip
+            start, end = start + before, end - after
+            if len(token.names) == 2:   # the partition follows the last '-'
+                dash = self.tokens.last_dash(start, end)
+                self._span(token.names[0], sel, start, dash)
+                self._span(token.names[1], sel, dash + 1, end)
+            else:
+                self._span(token.names[0], sel, start, end)
+
+    def _span(self, name: str, sel: np.ndarray, start: np.ndarray, end: np.ndarray) -> None:
+        if name not in self.spans:
+            self.spans[name] = (np.zeros(self.n, np.int64), np.zeros(self.n, np.int64), np.zeros(self.n, bool))
+        starts, ends, held = self.spans[name]
+        starts[sel], ends[sel], held[sel] = start, end, True
+
+    def names(self) -> list[str]:
+        return [*self.spans, *(n for n in self.captured if n not in self.spans)]
+
+    def made(self, name: str) -> pa.Array:
+        kind = _TYPES[name]
+        starts, ends, held = self.spans.get(name) or (np.zeros(self.n, np.int64), np.zeros(self.n, np.int64),
+                                                      np.zeros(self.n, bool))
+        if kind in ("int", "long"):
+            value = np.zeros(self.n, np.int64)
+            value[held] = self.tokens.integer(starts[held], ends[held])
+            held = held.copy()
+            for sel, text in self.captured.get(name, ()):
+                found = pc.cast(text, pa.int64())
+                value[sel] = found.fill_null(0).to_numpy()
+                held[sel] = found.is_valid().to_numpy(zero_copy_only=False)
+            return pa.array(value, arrow_type(kind), mask=~held)
+        text = self.tokens.text(starts, ends, held)
+        for sel, captured in self.captured.get(name, ()):
+            mask = np.zeros(self.n, bool)
+            mask[sel] = True
+            text = pc.replace_with_mask(text, pa.array(mask), captured)
+        return _column(name, text)
+
+
+def read_fields(lines: pa.Array, plan) -> dict[str, pa.Array]:
+    """Field name -> its value in each of `lines`, all of which one fast row's regex matched, by
+    that row's reading plan (`reading`)."""
+    fields = Fields(Tokens(lines.cast(pa.binary())))
+    fields.read(np.arange(len(lines)), plan, lines)
+    return {name: fields.made(name) for name in fields.names()}
+
+
+def literal_tokens(regex: str, first: int) -> tuple[dict[int, str], int]:
+    """The tokens of a line `regex` (the line from token `first` on) matches that are fixed
+    text, by index, up to where tokens_of stops (the first space a group may hold); and how
+    many tokens such a line holds at least."""
+    out, pieces = {}, regex.split(" ")
+    for i, piece in enumerate(pieces):
+        if _depth(piece) != 0:
+            return out, first + i + 1
+        text = piece[:-1] if piece.endswith("$") else piece
+        if _LITERAL.fullmatch(text):
+            out[first + i] = re.sub(r"\\(.)", r"\1", text)
+    return out, first + len(pieces)
+
+
+def telling_tokens(rows: tuple[FastRow, ...]) -> list[dict[int, str]]:
+    """Per row, the fixed tokens that tell its lines from every other row's: for each pair of
+    rows, the first index where both hold fixed text and it differs. A line the rows'
+    alternation matched is the one row's whose telling tokens it holds (the rows' languages
+    are disjoint); rows no fixed token tells apart cannot share the alternation, and every
+    row's lines must hold every telling token's place."""
+    fixed, held = zip(*(literal_tokens(HEAD_TOKENS + r.body + TAIL, 2) for r in rows))
+    telling: list[dict[int, str]] = [{} for _ in rows]
+    for a in range(len(rows)):
+        for b in range(a + 1, len(rows)):
+            at = next((i for i in sorted(fixed[a].keys() & fixed[b].keys()) if fixed[a][i] != fixed[b][i]), None)
+            if at is None:
+                raise ValueError(f"no fixed token tells {rows[a].pattern} from {rows[b].pattern}")
+            telling[a][at], telling[b][at] = fixed[a][at], fixed[b][at]
+    deepest = max(i for t in telling for i in t)
+    for row, n in zip(rows, held):
+        if n <= deepest:
+            raise ValueError(f"a {row.pattern} line may hold no token {deepest}")
+    return telling
+
+
+def _unnamed(regex: str) -> str:
+    return _GROUP.sub("(?:", regex)   # the rows' alternation: a group name may occur in one branch only
 
 
 class FastParser:
@@ -204,63 +341,79 @@ class FastParser:
         self.clock = clock
         self.rows = [(r, HEAD + r.body + TAIL, pattern_named(r.pattern), reading(r)) for r in FAST_ROWS]
         self.fields = [f.name for f in EVENT_FIELDS]
+        self.any_row = _unnamed(HEAD + "(?:" + "|".join(r.body for r in FAST_ROWS) + ")" + TAIL)
+        self.telling = telling_tokens(FAST_ROWS)
+        self.head = tokens_of(HEAD_TOKENS, 2)   # the fields every row reads at the same tokens
+        shared = {t.index for t in self.head}
+        self.rows = [(r, regex, pattern, plan if plan is None else (tuple(t for t in plan[0] if t.index not in shared), plan[1]))
+                     for r, regex, pattern, plan in self.rows]
+        self.event_types = pa.array([r.event_type for r in FAST_ROWS], pa.string())
+        self.patterns = pa.array([pattern.name for _, _, pattern, _ in self.rows], pa.string())
 
-    def _hour_base(self, ts: pa.Array) -> pa.Array:
-        # Clock does the zone arithmetic once per distinct hour, as the ordinary path does.
-        hours = pc.utf8_slice_codeunits(ts, 0, 13)
-        distinct = pc.unique(hours)
-        bases = pa.array([self.clock.ms(h + ":00:00") for h in distinct.to_pylist()], pa.int64())
-        return pc.take(bases, pc.index_in(hours, distinct))
+    def _time_ms(self, tokens: Tokens) -> pa.Array:
+        """Each line's time (TIME: fixed places) in ms: Clock does the zone arithmetic once per
+        distinct hour, as the ordinary path does; null where it cannot read the hour."""
+        begin, data = tokens.begin, tokens.data
+
+        def number(first: int, last: int) -> np.ndarray:   # the digits at the line's characters first..last
+            value = np.zeros(len(begin), np.int64)
+            for at in range(first, last + 1):
+                value = value * 10 + data[begin + at] - ord("0")
+            return value
+
+        ts_first = TS_SLICE[0]
+        hour = number(ts_first, ts_first + 3) * 1_000_000 + number(ts_first + 5, ts_first + 6) * 10_000 \
+            + number(ts_first + 8, ts_first + 9) * 100 + number(ts_first + 11, ts_first + 12)
+        distinct, first, which = np.unique(hour, return_index=True, return_inverse=True)
+        bases = pa.array([self.clock.ms(bytes(data[b + ts_first:b + ts_first + 13]).decode() + ":00:00")
+                          for b in begin[first]], pa.int64())
+        ms = (number(ts_first + 14, ts_first + 15) * 60 + number(ts_first + 17, ts_first + 18)) * 1000 \
+            + number(ts_first + 20, ts_first + 22)
+        return pc.add(bases.take(pa.array(which)), pa.array(ms))
 
     def parse(self, raw: pa.Array) -> pa.Table | None:
         """The lines of `raw` that a fast row reads, in batch order: `idx` (position in the
         batch), every event field they set, `event_time_ms`, and the catalogue row. None
         when no line is fast."""
-        parts = []
-        left = pc.indices_nonzero(pc.fill_null(pc.starts_with(raw, "["), False))   # lines no row has taken yet
-        for row, regex, pattern, plan in self.rows:
-            if len(left) == 0:
-                break
-            lines = raw if len(left) == len(raw) else pc.take(raw, left)   # the first row: usually every line
-            # A match without captures (RE2's DFA) first; the fields only of the lines that match.
-            # Matched as bytes (Latin-1 to RE2), a tenth faster than as text: the same lines match,
-            # for the rows' regexes hold ASCII alone, with no '.' or negated class to meet a byte of
-            # a longer character.
-            hit = pc.match_substring_regex(lines.cast(pa.binary()), regex)
-            idx = pc.filter(left, hit)
-            if len(idx) == 0:
-                continue
-            left = pc.filter(left, pc.invert(hit))
-            fields = read_fields(pc.filter(lines, hit), regex, plan)
-            ts = fields.pop("ts")
-            base = self._hour_base(ts)
-            ms = pc.add(pc.add(pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 14, 16), pa.int64()), 60_000),
-                               pc.multiply(pc.cast(pc.utf8_slice_codeunits(ts, 17, 19), pa.int64()), 1000)),
-                        pc.cast(pc.utf8_slice_codeunits(ts, 20, 23), pa.int64()))
-            n = len(idx)
-            columns = {"idx": pc.cast(idx, pa.int64()), "event_time_ms": pc.add(base, ms),
-                       "event_type": pa.repeat(pa.scalar(row.event_type), n),
-                       "pattern": pa.repeat(pa.scalar(pattern.name), n)}
-            for name, text in fields.items():
-                columns[name] = _column(name, text)
-            # The deciding controller recorded the line itself (zk_state_change._controller).
-            columns["recording_broker"] = columns["controller_id"]
-            for name in self.fields:
-                if name not in columns:
-                    columns[name] = pa.nulls(n, arrow_type(_TYPES[name]))
-            parts.append(pa.table({name: columns[name] for name in (*FAST_COLUMNS, *self.fields)}))
-        if not parts:
+        # One match of the rows' alternation (RE2's DFA, no captures), as bytes (Latin-1 to
+        # RE2, a tenth faster than as text: the same lines match, for the rows' regexes hold
+        # ASCII alone, with no '.' or negated class to meet a byte of a longer character).
+        data = raw.cast(pa.binary())
+        hit = pc.fill_null(pc.match_substring_regex(data, self.any_row), False)
+        idx = pc.indices_nonzero(hit)
+        if len(idx) == 0:
             return None
-        table = pa.concat_tables(parts)
-        # Batch order, less the lines whose hour the clock cannot read (they keep the ordinary
-        # path: no timestamp there either). Only the columns that hold a value are reordered.
-        order = pc.sort_indices(table.column("idx")) if len(parts) > 1 else None
+        tokens = Tokens(pc.filter(data, hit))
+        n = len(idx)
+        every = np.arange(n)
+        fields = Fields(tokens)
+        fields.read(every, (self.head, ()), None)
+        # Each row's lines: those holding its telling tokens. Then its own fields, of its lines alone.
+        told = {i: tokens.text(*tokens.span(every, i)) for i in sorted({i for t in self.telling for i in t})}
+        holds: dict[tuple[int, str], np.ndarray] = {}   # (index, text) -> which lines hold it there
+        row_of = np.full(n, -1, np.int64)
+        for r, ((row, regex, pattern, plan), telling) in enumerate(zip(self.rows, self.telling)):
+            mine = np.ones(n, bool)
+            for i, fixed in telling.items():
+                if (i, fixed) not in holds:
+                    holds[i, fixed] = pc.equal(told[i], fixed).to_numpy(zero_copy_only=False)
+                mine &= holds[i, fixed]
+            sel = np.flatnonzero(mine)
+            if len(sel) == 0:
+                continue
+            row_of[sel] = r
+            own = plan if plan is not None else ((), (regex,))
+            fields.read(sel, own, pc.take(raw, pc.take(idx, pa.array(sel))) if own[1] else None)
+        which = pa.array(row_of)   # every line is one row's (the rows' languages are disjoint): no -1
+        columns = {"idx": pc.cast(idx, pa.int64()), "event_time_ms": self._time_ms(tokens),
+                   "event_type": self.event_types.take(which), "pattern": self.patterns.take(which)}
+        for name in fields.names():
+            if name != "ts":
+                columns[name] = fields.made(name)
+        columns["recording_broker"] = columns["controller_id"]   # the deciding controller recorded the line (zk_state_change._controller)
+        table = pa.table({name: columns[name] if name in columns else pa.nulls(n, arrow_type(_TYPES[name]))
+                          for name in (*FAST_COLUMNS, *self.fields)})
+        # Less the lines whose hour the clock cannot read (they keep the ordinary path: no
+        # timestamp there either).
         times = table.column("event_time_ms")
-        if times.null_count:
-            valid = pc.indices_nonzero(pc.is_valid(times if order is None else times.take(order)))
-            order = valid if order is None else order.take(valid)
-        if order is None:
-            return table
-        n = len(order)
-        return pa.table([pa.nulls(n, c.type) if c.null_count == len(c) else c.take(order) for c in table.columns],
-                        schema=table.schema)
+        return table.filter(pc.is_valid(times)) if times.null_count else table

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.envelope import Clock
-from ingest.fast import FAST_ROWS, FastParser, read_fields
+from ingest.fast import FAST_ROWS, FastParser, _column, read_fields, reading
 from ingest.render import Renderer
 from jobs.ingest_spark import parse_function
 from state_machine.generator import SimConfig, simulate
@@ -168,11 +168,13 @@ def test_a_fast_rows_reading_gives_what_its_captures_give(topic, seed):
         return line
 
     lines = pa.array([vary(line) for line in GENERATED[:400] + REAL_LINES])
-    for row, regex, _, plan in FastParser(Clock("UTC")).rows:
+    for row, regex, _, _ in FastParser(Clock("UTC")).rows:
         matched = lines.filter(pc.match_substring_regex(lines, regex))
         assert len(matched) > 0, row.pattern
-        got = {name: text.to_pylist() for name, text in read_fields(matched, regex, plan).items()}
-        assert got == _captures(matched, regex), row.pattern
+        got = {name: value.to_pylist() for name, value in read_fields(matched, reading(row)).items()}
+        captured = _captures(matched, regex)
+        assert captured.pop("ts") and got == {name: _column(name, pa.array(text, pa.string())).to_pylist()
+                                              for name, text in captured.items()}, row.pattern
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
@@ -197,3 +199,32 @@ def test_a_pieces_digest_is_of_its_lines_however_the_batches_cut_them(lines, dat
         found = LinesDigest()
         found.update(pa.array(moved))
         assert found.hexdigest() != once and "".join(moved) == joined
+
+
+def test_the_rows_alternation_tells_each_line_its_row():
+    """One match of every row's regex at once; then the row of each matched line is read from
+    the fixed tokens that tell the rows apart. On every line, that row is the one whose own
+    regex matches it."""
+    parser = FastParser(Clock("UTC"))
+    lines = pa.array(GENERATED + REAL_LINES)
+    taken = parser.parse(lines)
+    own = {}
+    for row, regex, pattern, _ in parser.rows:
+        for i in pc.indices_nonzero(pc.match_substring_regex(lines, regex)).to_pylist():
+            assert own.setdefault(i, pattern.name) == pattern.name   # the rows' languages are disjoint
+    assert dict(zip(taken.column("idx").to_pylist(), taken.column("pattern").to_pylist())) == own
+
+
+def test_rows_no_fixed_token_tells_apart_cannot_share_the_alternation():
+    import pytest
+
+    from ingest.fast import FastRow, telling_tokens
+
+    to = FastRow("a", "X", r"Changed (?P<topic>\w+) to (?P<to_state>\w+)")
+    assert telling_tokens((to, FastRow("b", "X", r"Changed (?P<topic>\w+) from (?P<to_state>\w+)"))) \
+        == [{8: "to"}, {8: "from"}]
+    with pytest.raises(ValueError, match="no fixed token tells a from c"):   # their languages meet
+        telling_tokens((to, FastRow("c", "X", r"Changed (?P<topic>\w+) to (?P<to_state>[a-z]+)")))
+    with pytest.raises(ValueError, match="a moved line may hold no token 9"):   # its 8th token may run to the end
+        telling_tokens((FastRow("x", "X", r"Changed (?P<topic>\w+) to x"), FastRow("y", "X", r"Changed (?P<topic>\w+) to y"),
+                        FastRow("moved", "X", r"Moved (?P<topic>[\w ]+)")))
