@@ -45,13 +45,14 @@ SET_AFTER = ("source_file", "source_line")
 _PIECE = ("file", "block")
 
 
-def count_rows(batch: pa.RecordBatch, into: dict[tuple, dict]) -> None:
-    """Add a batch of parse rows (jobs.ingest_spark.parsed_schema, no piece row) to the counts of
+def count_rows(batches: list[pa.RecordBatch], into: dict[tuple, dict]) -> None:
+    """Add batches of parse rows (jobs.ingest_spark.parsed_schema, no piece row) to the counts of
     their pieces: (file, block) -> {"tally": {key: [lines, rows, matched]}, "profile": {(cluster,
-    event type, canonical): aggregates}}."""
-    if not batch.num_rows:
+    event type, canonical): aggregates}}. Several batches at once cost little more than one."""
+    batches = [b for b in batches if b.num_rows]
+    if not batches:
         return
-    table = pa.Table.from_batches([batch])
+    table = pa.Table.from_batches(batches)
     _count_tally(table, into)
     kind = table.column("kind")
     events = table if pc.all(pc.equal(kind, "event")).as_py() else table.filter(pc.equal(kind, "event"))

@@ -60,6 +60,7 @@ EXTRA = (  # columns of the parse output beyond the event's own
     ("piece", T.LongType()),
 )
 PIECES_PER_TASK_BITS = 32   # a piece key (`piece`): the task's partition in the bits above these
+COUNTED_ROWS = 100_000   # parse rows a worker holds to count at once (ingest.counts): ten batches
 # The kept parse output (`packed`): its piece rows as they are, and each batch of its other rows
 # as one row of kind PACKED, the batch in PACKED_ROWS (Arrow IPC, LZ4). Spark's columnar cache
 # of 5.3M parse rows of 52 columns (a 1 GB log) gathered statistics of every value: about half
@@ -524,14 +525,19 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             batch = batch.set_column(i_piece, arrow_schema.field(i_piece), column)
             return batch.set_column(i_file, arrow_schema.field(i_file), file)
 
+        uncounted: list[pa.RecordBatch] = []   # counted together: a count's fixed cost is most of a batch's
         for batch in parse(read(batches)):
             piece = pc.equal(batch.column(i_kind), "piece")
             if pc.any(piece).as_py():
                 pieces.append(batch.filter(piece))
                 batch = batch.filter(pc.invert(piece))
-            count_rows(batch, counts)
             if batch.num_rows:
+                uncounted.append(batch)
+                if sum(b.num_rows for b in uncounted) >= COUNTED_ROWS:
+                    count_rows(uncounted, counts)
+                    uncounted.clear()
                 yield keyed(batch, pa.nulls(batch.num_rows, pa.string()))
+        count_rows(uncounted, counts)
         if pieces:
             held = pa.Table.from_batches(pieces)
             found = [piece_json(counts.get(key)) for key in zip(held.column("file").to_pylist(), held.column("block").to_pylist())]

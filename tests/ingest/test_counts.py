@@ -58,3 +58,24 @@ def test_a_files_first_piece_quarantines_its_leading_lines_and_the_tallies_add_u
     assert got == {("f", "quarantine", False, "c", None, None, None, None): (3, 3, 0),
                    ("f", "leading", True, "c", None, None, None, None): (1, 1, 0),
                    ("f", "event", True, "c", None, None, None, None): (8, 8, 8)}
+
+
+def test_a_pieces_counts_are_the_same_however_many_rows_are_counted_at_once(monkeypatch):
+    """The parse counts its rows a few batches at a time (COUNTED_ROWS): counted one batch at a
+    time, or all at the end, each piece's row carries the same counts."""
+    import jobs.ingest_spark as ingest_spark
+    from tests.ingest.test_fast import GENERATED, REAL_LINES
+
+    lines = GENERATED + REAL_LINES
+    file = "file:/logs/broker-1/state-change.log"
+    batches = [pa.RecordBatch.from_pydict({"raw": lines[i:i + 50], "file": [file] * len(lines[i:i + 50]),
+                                           "block": pa.array([(i // 300) * 1000] * len(lines[i:i + 50]), pa.int64())})
+               for i in range(0, len(lines), 50)]
+
+    def counts(at_once: int) -> dict:
+        monkeypatch.setattr(ingest_spark, "COUNTED_ROWS", at_once)
+        rows = [r for b in ingest_spark.parse_function({}, "c", "UTC", "auto")(iter(batches)) for r in b.to_pylist()]
+        return {(r["file"], r["block"]): r["counts"] for r in rows if r["kind"] == "piece"}
+
+    every = counts(10**9)
+    assert len(every) > 3 and counts(1) == every and counts(120) == every
