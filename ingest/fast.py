@@ -183,7 +183,7 @@ class Tokens:
         offsets = np.frombuffer(lines.buffers()[1], np.int32, n + 1, lines.offset * 4).astype(np.int64)
         self.data = np.frombuffer(lines.buffers()[2], np.uint8)
         self.begin, self.end = offsets[:-1], offsets[1:]
-        self.spaces = np.flatnonzero(self.data[offsets[0]:offsets[-1]] == 32) + offsets[0]
+        self.spaces = np.flatnonzero(self.data[offsets[0]:offsets[-1]] == ord(" ")) + offsets[0]
         self.first = np.searchsorted(self.spaces, self.begin)   # each line's first space
         self.after = np.append(self.first[1:], len(self.spaces))   # ... and the next line's
 
@@ -339,14 +339,15 @@ class FastParser:
 
     def __init__(self, clock: Clock):
         self.clock = clock
-        self.rows = [(r, HEAD + r.body + TAIL, pattern_named(r.pattern), reading(r)) for r in FAST_ROWS]
+        self.head = tokens_of(HEAD_TOKENS, 2)   # the fields every row reads at the same tokens, read once
+        shared = {t.index for t in self.head}
+        # (row, its regex, its catalogue row, its reading less the head's tokens)
+        self.rows = [(r, HEAD + r.body + TAIL, pattern_named(r.pattern),
+                      plan if plan is None else (tuple(t for t in plan[0] if t.index not in shared), plan[1]))
+                     for r, plan in ((r, reading(r)) for r in FAST_ROWS)]
         self.fields = [f.name for f in EVENT_FIELDS]
         self.any_row = _unnamed(HEAD + "(?:" + "|".join(r.body for r in FAST_ROWS) + ")" + TAIL)
         self.telling = telling_tokens(FAST_ROWS)
-        self.head = tokens_of(HEAD_TOKENS, 2)   # the fields every row reads at the same tokens
-        shared = {t.index for t in self.head}
-        self.rows = [(r, regex, pattern, plan if plan is None else (tuple(t for t in plan[0] if t.index not in shared), plan[1]))
-                     for r, regex, pattern, plan in self.rows]
         self.event_types = pa.array([r.event_type for r in FAST_ROWS], pa.string())
         self.patterns = pa.array([pattern.name for _, _, pattern, _ in self.rows], pa.string())
 
@@ -364,7 +365,7 @@ class FastParser:
         ts_first = TS_SLICE[0]
         hour = number(ts_first, ts_first + 3) * 1_000_000 + number(ts_first + 5, ts_first + 6) * 10_000 \
             + number(ts_first + 8, ts_first + 9) * 100 + number(ts_first + 11, ts_first + 12)
-        distinct, first, which = np.unique(hour, return_index=True, return_inverse=True)
+        _, first, which = np.unique(hour, return_index=True, return_inverse=True)
         bases = pa.array([self.clock.ms(bytes(data[b + ts_first:b + ts_first + 13]).decode() + ":00:00")
                           for b in begin[first]], pa.int64())
         ms = (number(ts_first + 14, ts_first + 15) * 60 + number(ts_first + 17, ts_first + 18)) * 1000 \
