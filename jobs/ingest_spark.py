@@ -502,7 +502,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
         from ingest.counts import count_rows, piece_json
         counts: dict[tuple, dict] = {}
         pieces = []
-        i_kind, i_counts, i_file, i_block, i_piece = (names.index(n) for n in ("kind", "counts", "file", "block", "piece"))
+        i_counts, i_file, i_block, i_piece = (names.index(n) for n in ("counts", "file", "block", "piece"))
         # A piece's key: its task's partition, then its place among the task's pieces as they are
         # read (one task reads each piece). Outside Spark (tests), one task.
         task = TaskContext.get()
@@ -527,10 +527,9 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
 
         uncounted: list[pa.RecordBatch] = []   # counted together: a count's fixed cost is most of a batch's
         for batch in parse(read(batches)):
-            piece = pc.equal(batch.column(i_kind), "piece")
-            if pc.any(piece).as_py():
-                pieces.append(batch.filter(piece))
-                batch = batch.filter(pc.invert(piece))
+            some, batch = _pieces_apart(batch)
+            if some is not None:
+                pieces.append(some)
             if batch.num_rows:
                 uncounted.append(batch)
                 if sum(b.num_rows for b in uncounted) >= COUNTED_ROWS:
@@ -547,6 +546,14 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     return counted
 
 
+def _pieces_apart(batch: pa.RecordBatch) -> tuple[pa.RecordBatch | None, pa.RecordBatch]:
+    """A batch of parse rows as (its piece rows, None if it has none; its other rows)."""
+    piece = pc.equal(batch.column("kind"), "piece")
+    if not pc.any(piece).as_py():
+        return None, batch
+    return batch.filter(piece), batch.filter(pc.invert(piece))
+
+
 def packed(parse):
     """`parse` (a parse_function) for the kept parse output (kept_schema): its piece rows as they
     are, each batch of its other rows as one row of kind PACKED holding them (PACKED_ROWS)."""
@@ -557,11 +564,9 @@ def packed(parse):
     def pack(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         options = pa.ipc.IpcWriteOptions(compression=PACKED_COMPRESSION)   # (made here: it does not pickle)
         for batch in parse(batches):
-            piece = pc.equal(batch.column("kind"), "piece")
-            if pc.any(piece).as_py():
-                pieces = batch.filter(piece)
+            pieces, batch = _pieces_apart(batch)
+            if pieces is not None:
                 yield pieces.append_column(schema.field(i_rows), pa.nulls(pieces.num_rows, pa.binary()))
-                batch = batch.filter(pc.invert(piece))
             if not batch.num_rows:
                 continue
             batch = batch.select(packed_columns)
