@@ -212,7 +212,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     tests compare the two)."""
     from ingest.compressed import checked_suffix, misnamed_reason
     from ingest.envelope import Clock
-    from ingest.fast import FastParser, next_starts_record
+    from ingest.fast import FastParser
     from ingest.fast_events import all_json_objects, read_events, replayable
     from ingest.lines import FILE_KIND_RANK, FileParser
     from schemas.validate import invalid_reason, load_json
@@ -458,7 +458,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 rows.clear()
                 yield from out
                 continue
-            fast, fast_out = fast_parser.parse(batch.column("raw")) if fast_parser else None, []
+            (fast, starts), fast_out = fast_parser.scan(batch.column("raw")) if fast_parser else (None, None), []
             if fast is None:
                 for file, block, raw in zip(files, blocks, batch.column("raw").to_pylist()):
                     one_line(file, block, raw)
@@ -472,10 +472,9 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 rank[at] = np.arange(len(at))
                 keep = rank >= 0
                 uris, offsets = batch.column("file"), batch.column("block")
-                followed = pc.and_(next_starts_record(raw).slice(1),
-                                   pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
-                                           pc.equal(offsets.slice(1), offsets.slice(0, n - 1))))
-                keep[:-1] &= followed.to_numpy(zero_copy_only=False)
+                same_piece = pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
+                                     pc.equal(offsets.slice(1), offsets.slice(0, n - 1)))
+                keep[:-1] &= starts[1:] & same_piece.to_numpy(zero_copy_only=False)
                 keep[-1] = False
                 edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
                 done = 0

@@ -33,8 +33,11 @@ if ! "$VENV/bin/python" -c '' 2>/dev/null; then
 fi
 
 PIP_STAMP="$VENV/.controller-replay-installed"
-want="$(hash_of pyproject.toml)"
+# Also keyed on the one compiled part (setup.py builds ingest/_line_scan.c in place): a change to
+# it is built again.
+want="$(cat pyproject.toml setup.py ingest/_line_scan.c | sha256sum | cut -d' ' -f1)"
 if [[ "$(cat "$PIP_STAMP" 2>/dev/null)" != "$want" ]]; then
+  command -v cc >/dev/null || { echo "[setup] error: no C compiler (cc) on PATH; ingest/_line_scan.c needs one" >&2; exit 1; }
   log "installing Python deps (pip install -e '.[test]'; first time builds pyspark, ~1-2 min)"
   "$VENV/bin/python" -m pip install -q --upgrade pip
   "$VENV/bin/python" -m pip install -q -e '.[test]'

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.envelope import Clock
-from ingest.fast import FAST_ROWS, FastParser, _column, read_fields, reading
+from ingest.fast import FAST_ROWS, FastParser, _column, compile_row
 from ingest.render import Renderer
 from jobs.ingest_spark import parse_function
 from state_machine.generator import SimConfig, simulate
@@ -135,46 +135,86 @@ def _captures(lines: pa.Array, regex: str) -> dict[str, list]:
     return {groups.type.field(i).name: groups.field(i).to_pylist() for i in range(groups.type.num_fields)}
 
 
-def test_every_fast_row_reads_its_fields_without_captures():
-    """Each row's reading (tokens and `rest` regexes) covers all of its groups: the point is
-    not to run RE2's captures on the lines that make up nearly all of a log."""
-    assert all(plan is not None for *_, plan in FastParser(Clock("UTC")).rows)
-
-
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.from_regex(r"[A-Za-z0-9._-]{1,12}", fullmatch=True), st.integers(0, 2**32))
-def test_a_fast_rows_reading_gives_what_its_captures_give(topic, seed):
-    """On lines its regex matches, with topic names holding '-', '.' and digits, ids of up to 9
-    digits, other levels, a '.' before the millis and lists of any length: the fields read from
-    the tokens and the `rest` regexes are RE2's captures, text for text."""
+@given(st.from_regex(r"[A-Za-z0-9._-]{1,12}", fullmatch=True), st.integers(0, 2**32), st.data())
+def test_the_matcher_reads_what_re2_captures(topic, seed, data):
+    """On lines of every row, with topic names holding '-', '.' and digits, ids of up to 9
+    digits and more, other levels, a '.' before the millis, lists of any length, and mutated
+    (truncated, non-ASCII, a character dropped or doubled): the matcher (ingest/_line_scan.c)
+    takes a line for a row exactly when the row's regex matches it in RE2, and reads its
+    fields as RE2's captures, text for text."""
     rng = random.Random(seed)
 
     def number() -> str:
-        return str(rng.choice((0, 7, 42, 123456789, rng.randrange(1_000_000_000))))
+        return str(rng.choice((0, 7, 42, 123456789, 1234567890, rng.randrange(1_000_000_000))))
 
     def ids() -> str:
-        return ", ".join(number() for _ in range(rng.randrange(5)))
+        return rng.choice((", ", ",", ",  ")).join(number() for _ in range(rng.randrange(5)))
 
     def vary(line: str) -> str:
         line = re.sub(r"partition \S+-(\d+) ", lambda m: f"partition {topic}-{number()} ", line)
         line = re.sub(r"topicName='[^']*'", f"topicName='{topic}'", line)
         line = re.sub(r"isr=List\([^)]*\)", lambda m: f"isr=List({ids()})", line)
         line = re.sub(r"isr=\[[^\]]*\]", lambda m: f"isr=[{ids()}]", line)
-        line = re.sub(r"(leader|leaderEpoch|zkVersion)=-?\d+", lambda m: f"{m[1]}={rng.choice(['-1', '-2', '0', number()])}",
+        line = re.sub(r"replicas ([\d,]+) ", lambda m: f"replicas {ids().replace(' ', '')} ", line)
+        line = re.sub(r"(leader|leaderEpoch|zkVersion)=-?\d+", lambda m: f"{m[1]}={rng.choice(['-1', '-2', '0', '--1', number()])}",
                       line)
         line = re.sub(r"(id|epoch)=\d+", lambda m: f"{m[1]}={number()}", line, count=2)
         if rng.random() < 0.3:
             line = line.replace("] TRACE ", "] DEBUG ", 1).replace(",", ".", 1)
+        if rng.random() < 0.2:
+            at = rng.randrange(len(line) + 1)
+            line = rng.choice((line[:at], line[:at] + line[at + 1:], line[:at] + line[at:at + 1] * 2 + line[at + 1:],
+                               line[:at] + "é" + line[at:]))
         return line
 
     lines = pa.array([vary(line) for line in GENERATED[:400] + REAL_LINES])
-    for row, regex, _, _ in FastParser(Clock("UTC")).rows:
-        matched = lines.filter(pc.match_substring_regex(lines, regex))
-        assert len(matched) > 0, row.pattern
-        got = {name: value.to_pylist() for name, value in read_fields(matched, reading(row)).items()}
-        captured = _captures(matched, regex)
-        assert captured.pop("ts") and got == {name: _column(name, pa.array(text, pa.string())).to_pylist()
-                                              for name, text in captured.items()}, row.pattern
+    parser = FastParser(Clock("UTC"))
+    scanned = parser.scanner.scan(lines.cast(pa.binary()))
+    rows_of = dict(zip(scanned.idx.tolist(), scanned.row.tolist()))
+    for r, (row, regex, _) in enumerate(parser.rows):
+        matched = pc.match_substring_regex(lines.cast(pa.binary()), regex)
+        at = pc.indices_nonzero(matched).to_pylist()
+        assert at == [i for i, found in rows_of.items() if found == r], row.pattern
+        assert len(at) > 0, row.pattern
+        mine = [j for j, i in enumerate(scanned.idx.tolist()) if rows_of[i] == r]
+        captured = _captures(lines.take(pa.array(at)), regex)
+        captured.pop("ts")
+        got = {name: [values[j] for j in mine] for name, values in ((n, a.to_pylist()) for n, a in scanned.fields.items())
+               if name in captured}
+        assert got == {name: _column(name, pa.array(text, pa.string())).to_pylist() for name, text in captured.items()}, \
+            row.pattern
+        # and the fields no capture names are null in the row's lines
+        assert all(scanned.fields[name].take(pa.array(mine, pa.int64())).null_count == len(mine)
+                   for name in scanned.fields if name not in captured), row.pattern
+    # the time, as written
+    stamps = pc.utf8_slice_codeunits(lines.take(pa.array(scanned.idx)).cast(pa.string()), 1, 24).to_pylist()
+    assert [f"{h // 1_000_000:04d}-{h // 10_000 % 100:02d}-{h // 100 % 100:02d} {h % 100:02d}:{m // 60000:02d}:"
+            f"{m // 1000 % 60:02d}{s[19]}{m % 1000:03d}" for h, m, s in zip(scanned.hour.tolist(), scanned.ms.tolist(), stamps)] \
+        == stamps
+
+
+def test_every_line_is_told_whether_it_starts_a_record():
+    lines = ["[2024-05-01 13:00:00,000] x", "[2024-05-01", "[2024-05-0", "\tat x", "", "[2024-5-01 13", "[20240-05-01"]
+    _, starts = FastParser(Clock("UTC")).scan(pa.array(lines + [None]))
+    assert starts.tolist() == [True, True, False, False, False, False, False, False]
+
+
+def test_the_matcher_refuses_a_regex_it_cannot_decide_as_re2_does():
+    import pytest
+
+    stamp = r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3})\] "
+    assert [op.code for op in compile_row(stamp + r"x (?P<replica>\d{1,9}) (?:a|b)$")] == [1, 2, 1, 3, 1, 8, 9]
+    for regex, why in ((stamp + r"(?P<replica>\d{1,9})1$", "could continue it"),     # the digits could run on
+                       (stamp + r"(?P<topic>[\w.-]+)-x$", "could continue it"),
+                       (stamp + r"(?P<isr>(?:\d{1,9}(?:, \d{1,9})*)?), x$", "could continue it"),
+                       (stamp + r"(?P<to_state>Online|OnlineReplica) x$", "begins another"),
+                       (stamp + r"(?P<topic>\w+) x$", "cannot run"),
+                       (stamp + r"x.*$", "cannot run"),
+                       (r"\[(?P<ts>\d{4}) x$", "anchored"),
+                       (r"^x (?P<replica>\d{1,9})$", "begin with its time")):
+        with pytest.raises(ValueError, match=why):
+            compile_row(regex)
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
@@ -209,22 +249,7 @@ def test_the_rows_alternation_tells_each_line_its_row():
     lines = pa.array(GENERATED + REAL_LINES)
     taken = parser.parse(lines)
     own = {}
-    for row, regex, pattern, _ in parser.rows:
+    for row, regex, pattern in parser.rows:
         for i in pc.indices_nonzero(pc.match_substring_regex(lines, regex)).to_pylist():
             assert own.setdefault(i, pattern.name) == pattern.name   # the rows' languages are disjoint
     assert dict(zip(taken.column("idx").to_pylist(), taken.column("pattern").to_pylist())) == own
-
-
-def test_rows_no_fixed_token_tells_apart_cannot_share_the_alternation():
-    import pytest
-
-    from ingest.fast import FastRow, telling_tokens
-
-    to = FastRow("a", "X", r"Changed (?P<topic>\w+) to (?P<to_state>\w+)")
-    assert telling_tokens((to, FastRow("b", "X", r"Changed (?P<topic>\w+) from (?P<to_state>\w+)"))) \
-        == [{8: "to"}, {8: "from"}]
-    with pytest.raises(ValueError, match="no fixed token tells a from c"):   # their languages meet
-        telling_tokens((to, FastRow("c", "X", r"Changed (?P<topic>\w+) to (?P<to_state>[a-z]+)")))
-    with pytest.raises(ValueError, match="a moved line may hold no token 9"):   # its 8th token may run to the end
-        telling_tokens((FastRow("x", "X", r"Changed (?P<topic>\w+) to x"), FastRow("y", "X", r"Changed (?P<topic>\w+) to y"),
-                        FastRow("moved", "X", r"Moved (?P<topic>[\w ]+)")))
