@@ -758,10 +758,16 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     copies = _copies(pieces, clusters, default_cluster)
     of_copies = [k for (file, _), k in key_of.items() if file in copies]
 
-    def rows_of(kinds: tuple[str, ...], columns: list[str]) -> DataFrame:
+    def rows_of(kinds: tuple[str, ...], columns: list[str], known: dict | None = None) -> DataFrame:
         """The parse rows of `kinds` (their `columns`; the piece's key names the file: carry),
-        numbered and carrying the ordering state of the pieces before theirs."""
-        read = _unpacked(parsed, kinds, [c for c in columns if c != "file"])
+        numbered and carrying the ordering state of the pieces before theirs. `known`: columns
+        whose value is known (null in every row, say) as that value, not read from the packed rows:
+        each column read back from the workers costs the JVM a check and a copy in every row."""
+        known = known or {}
+        read = _unpacked(parsed, kinds, [c for c in columns if c != "file" and c not in known])
+        if known:
+            types = {f.name: f.dataType for f in parsed_schema().fields}
+            read = read.select("*", *(F.lit(v).cast(types[c]).alias(c) for c, v in known.items()))
         if copies:   # their lines are quarantined, each as a copy (_copy_lines)
             read = read.where(~F.col("piece").isin(of_copies))
         rows = (read.join(F.broadcast(carry.drop("block")), "piece")
@@ -812,22 +818,34 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     if copies:
         quarantine = quarantine.unionByName(_copy_lines(spark, copies, carry, clusters, default_cluster))
 
-    events = rows_of(("event",), [*EVENT_FIELD_NAMES, *EVENT_ROW_EXTRA])
+    # Which the events need of the parse rows: every field some event holds (the pieces' profiles
+    # count them), a log event's order only when the pieces are sorted, and the split between
+    # canonical and logged events only when both are there. A TRACE log's fast lines leave 12 of
+    # the 31 event fields null.
+    some_canonical = any(r["kind"] == "event" and not r["logged"] for r in tally)
+    held = {n for c in counts.values() for *_, aggs in c["profile"] for n in EVENT_FIELD_NAMES if aggs[f"held_{n}"]}
+    # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
+    # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
+    kraft = from_logs and any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
+    bases = None if kraft or not from_logs else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
+    known = {n: None for n in EVENT_FIELD_NAMES if n not in held}
+    if bases is not None:
+        known.update({n: None for n in ORDER_COLUMNS if n in EVENT_ROW_EXTRA})
+    if not kraft:   # a topic id names a KRaft record's topic (_kraft_events)
+        known["topic_id"] = None
+    if not some_canonical:
+        known["canonical"] = False
+    events = rows_of(("event",), [*EVENT_FIELD_NAMES, *(c for c in EVENT_ROW_EXTRA if c != "kind")], known)
     canonical = events.where(F.col("canonical")).withColumn(
         "source_line", F.coalesce("source_line", "line")).withColumn("source_file", F.coalesce("source_file", "file"))
     cast = [F.col(f.name).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS]
     cached = [parsed]
-    dup_counts, transactions, log_order, bases = 0, {}, None, None
+    dup_counts, transactions, log_order = 0, {}, None
     # Canonical events read, or nothing else to read (an empty frame): else that part of the union
     # would be one more scan of the parse output for no row.
-    some_canonical = any(r["kind"] == "event" and not r["logged"] for r in tally)
     parts = [canonical.select(cast)] if some_canonical or not from_logs else []
     if from_logs:
-        # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
-        # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
-        kraft = any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
         logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
-        bases = None if kraft else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
         log_order = "sort" if bases is None else "pieces"
         facts = rows_of(("fact",), packed_column_names()) if kraft else None
         logged_events, dup_counts, transactions = _log_events(spark, events, facts, cached, kraft, logs,
