@@ -149,7 +149,7 @@ static int64_t match_ops(const uint8_t *s, int64_t len, const int32_t *ops, int3
 int64_t scan_lines(const uint8_t *data, const int32_t *offsets, int64_t n, const int32_t *row_ops,
                    const int32_t *row_first, int32_t n_rows, int32_t n_shared, const uint8_t *pool, const int32_t *alts,
                    int32_t n_str, int32_t n_list, uint8_t *starts, int64_t *idx, int8_t *row, int64_t *hour,
-                   int64_t *ms, int64_t *ints, uint8_t *str_data, int32_t *str_offsets, int32_t *list_values,
+                   int64_t *ms, int32_t *ints, uint8_t *str_data, int32_t *str_offsets, int32_t *list_values,
                    int32_t *list_counts) {
     int64_t n_bytes = offsets[n] - offsets[0];
     int64_t start[MAX_OPS], end[MAX_OPS], mid[MAX_OPS];
@@ -201,10 +201,10 @@ int64_t scan_lines(const uint8_t *data, const int32_t *offsets, int64_t n, const
                 break;
             case OP_UINT:
             case OP_SINT:
-                if (slot >= 0) ints[slot * n + j] = number(s, start[k], end[k]);
+                if (slot >= 0) ints[slot * n + j] = (int32_t)number(s, start[k], end[k]);   /* at most 9 digits */
                 break;
             case OP_TP:
-                if (op[1] >= 0) ints[op[1] * n + j] = number(s, mid[k] + 1, end[k]);
+                if (op[1] >= 0) ints[op[1] * n + j] = (int32_t)number(s, mid[k] + 1, end[k]);
                 /* fall through: the topic, before the '-' */
             case OP_WORD:
             case OP_CHOICE:

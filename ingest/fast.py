@@ -318,7 +318,7 @@ class Scanner:
         rebased = offsets - offsets[0] if n and offsets[0] else offsets
         starts, idx, row = np.empty(n, np.uint8), np.empty(n, np.int64), np.empty(n, np.int8)
         hour, ms = np.empty(n, np.int64), np.empty(n, np.int64)
-        ints = np.empty((self.counts["int"], n), np.int64)
+        ints = np.empty((self.counts["int"], n), np.int32)   # at most 9 digits each
         str_data = np.empty((self.counts["str"], max(n_bytes, 1)), np.uint8)
         str_offsets = np.empty((self.counts["str"], n + 1), np.int32)
         list_values = np.empty((self.counts["list"], max(n_bytes, 1)), np.int32)
@@ -335,7 +335,8 @@ class Scanner:
         for name, (kind, s) in self.slots.items():
             held = self.held[name][row]
             if kind == "int":
-                fields[name] = pa.array(ints[s, :m], arrow_type(_TYPES[name]), mask=~held)
+                values = pa.Array.from_buffers(pa.int32(), m, [_validity(held), pa.py_buffer(ints[s, :m])])
+                fields[name] = values.cast(arrow_type(_TYPES[name]))
             elif kind == "str":
                 ends = str_offsets[s, :m + 1]
                 held &= ends[1:] > ends[:-1]   # an empty capture reads as null (`_column`)
