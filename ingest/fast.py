@@ -106,18 +106,19 @@ def _column(name: str, text: pa.Array) -> pa.Array:
 
 OP_LIT, OP_TIME, OP_UINT, OP_SINT, OP_IDS, OP_WORD, OP_TP, OP_CHOICE, OP_END = range(1, 10)
 _NAME = r"[\w.-]+"
-# The holes a fast row's regex may hold, by their regex text: (op, a, what may continue them,
-# the event field kind a named one fills).
+# The holes a fast row's regex may hold, by their regex text: (op, a).
+HOLES = {
+    _STAMP: (OP_TIME, 0),
+    _ID: (OP_UINT, 0),
+    _SIGNED: (OP_SINT, 0),
+    _COMMA_IDS: (OP_IDS, 0),
+    _SPACED_IDS: (OP_IDS, 1),
+    _NAME: (OP_WORD, 0),
+}
+# What may continue the text a hole matched (the time has a fixed width).
 _DIGITS = frozenset("0123456789")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-HOLES = {
-    _STAMP: (OP_TIME, 0, frozenset(), None),
-    _ID: (OP_UINT, 0, _DIGITS, ("int", "long")),
-    _SIGNED: (OP_SINT, 0, _DIGITS, ("int", "long")),
-    _COMMA_IDS: (OP_IDS, 0, _DIGITS | {","}, ("array<int>",)),
-    _SPACED_IDS: (OP_IDS, 1, _DIGITS | {","}, ("array<int>",)),
-    _NAME: (OP_WORD, 0, _NAME_CHARS, ("string",)),
-}
+CONTINUES = {OP_UINT: _DIGITS, OP_SINT: _DIGITS, OP_IDS: _DIGITS | {","}, OP_WORD: _NAME_CHARS, OP_TP: _NAME_CHARS}
 _ALTERNATIVES = re.compile(r"(?:[\w-]+\|)+[\w-]+")   # a choice of plain words: `TRACE|DEBUG|INFO`
 
 
@@ -166,8 +167,7 @@ def compile_row(regex: str) -> tuple[Op, ...]:
             continue
         bare = next((h for h in sorted(HOLES, key=len, reverse=True) if h != _STAMP and regex.startswith(h, i)), None)
         if bare is not None:   # an unnamed hole: matched, not read
-            code, a, _, _ = HOLES[bare]
-            hole(Op(code, a))
+            hole(Op(*HOLES[bare]))
             i += len(bare)
             continue
         if regex.startswith("(?P<", i) or regex.startswith("(?:", i):
@@ -175,8 +175,7 @@ def compile_row(regex: str) -> tuple[Op, ...]:
             name = regex[i + 4:regex.index(">", i)] if regex[i + 2] == "P" else None
             inner = regex[regex.index(">", i) + 1 if name else i + 3:close]
             if inner in HOLES:
-                code, a, _, _ = HOLES[inner]
-                hole(Op(code, a, name))
+                hole(Op(*HOLES[inner], name))
             elif _ALTERNATIVES.fullmatch(inner):
                 words = inner.split("|")
                 if any(w != v and v.startswith(w) for w in words for v in words):
@@ -202,20 +201,12 @@ def compile_row(regex: str) -> tuple[Op, ...]:
     if len(ops) < 2 or ops[0] != Op(OP_LIT, "[") or ops[1].code != OP_TIME:
         raise ValueError(f"a fast row's line must begin with its time, `[{_STAMP}`: {regex!r}")
     for op, after in zip(ops, [*ops[1:], None]):
-        more = _continues(op)
+        more = CONTINUES.get(op.code)
         if more and (after is None or after.code not in (OP_LIT, OP_CHOICE, OP_END)
                      or (after.code == OP_LIT and after.a[0] in more)
                      or (after.code == OP_CHOICE and any(w[0] in more for w in after.a))):
             raise ValueError(f"in {regex!r}, what follows a hole could continue it: {op} then {after}")
     return tuple(ops)
-
-
-def _continues(op: Op) -> frozenset:
-    """The characters that could extend what a hole matched."""
-    if op.code == OP_TP:
-        return _NAME_CHARS
-    return next((more for code, a, more, _ in HOLES.values() if code == op.code and a == op.a), frozenset()) \
-        if op.code not in (OP_LIT, OP_CHOICE, OP_END) else frozenset()
 
 
 def _library() -> ctypes.CDLL:
@@ -250,6 +241,8 @@ class Scanner:
         if Scanner._lib is None:
             Scanner._lib = _library()
         self.programs = [compile_row(r) for r in regexes]
+        if len(self.programs) > 127:
+            raise ValueError("the matcher tells at most 127 rows apart (int8)")
         pool, alts, ops, first = bytearray(), [], [], [0]
         self.slots: dict[str, tuple[str, int]] = {}   # field -> (its kind: int, str or list; its slot)
         counts = {"int": 0, "str": 0, "list": 0}
