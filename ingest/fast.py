@@ -19,7 +19,7 @@ lines into Arrow-shaped buffers; a batch costs one call.
 
 Only a complete one-line record may take this path: a head is glued to the lines that
 follow it (stack traces), so the caller (jobs/ingest_spark.py) also needs the next line to
-begin a new record: `FastParser.scan` says so of every line (`next_starts_record`)."""
+begin a new record: `FastParser.scan` says of every line whether it starts one."""
 from __future__ import annotations
 
 import ctypes
@@ -348,12 +348,6 @@ def _validity(held: np.ndarray) -> pa.Buffer | None:
     return None if held.all() else pa.py_buffer(np.packbits(held, bitorder="little"))
 
 
-def next_starts_record(scanned: Scanned) -> np.ndarray:
-    """Per line: does it certainly end the (one-line) record before it? A line like this is
-    a log4j head or the start of a hand-wrapped one (`[dddd-dd-dd`), never a continuation."""
-    return scanned.starts
-
-
 class FastParser:
     """The fast rows compiled once; `scan` per Arrow batch of raw lines."""
 
@@ -377,14 +371,15 @@ class FastParser:
     def scan(self, raw: pa.Array) -> tuple[pa.Table | None, np.ndarray]:
         """The lines of `raw` that a fast row reads, in batch order: `idx` (position in the
         batch), every event field they set, `event_time_ms`, and the catalogue row; None
-        when no line is fast. And `next_starts_record` of every line."""
+        when no line is fast. And whether each line certainly ends the (one-line) record
+        before it: a log4j head or the start of a hand-wrapped one, never a continuation."""
         data = raw.cast(pa.binary())
         if data.null_count:
             data = data.fill_null(b"")   # a null line is no record's start, and no fast line
         scanned = self.scanner.scan(data)
         n = len(scanned.idx)
         if n == 0:
-            return None, next_starts_record(scanned)
+            return None, scanned.starts
         which = pa.array(scanned.row)
         columns = {"idx": pa.array(scanned.idx), "event_time_ms": self._time_ms(scanned),
                    "event_type": self.event_types.take(which), "pattern": self.patterns.take(which), **scanned.fields}
@@ -394,7 +389,7 @@ class FastParser:
         # Less the lines whose hour the clock cannot read (they keep the ordinary path: no
         # timestamp there either).
         times = table.column("event_time_ms")
-        return (table.filter(pc.is_valid(times)) if times.null_count else table), next_starts_record(scanned)
+        return (table.filter(pc.is_valid(times)) if times.null_count else table), scanned.starts
 
     def parse(self, raw: pa.Array) -> pa.Table | None:
         """`scan`'s fast lines alone."""
