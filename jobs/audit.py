@@ -48,7 +48,7 @@ from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
-from jobs.session import materialize_profiled
+from jobs.session import local_frame, materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
@@ -588,7 +588,7 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     starts = [(c, windows[c][0]) for c in before if c in windows and windows[c][0] is not None]
     if not starts:
         return None
-    bounds = F.broadcast(spark.createDataFrame(starts, "cluster string, _start long"))
+    bounds = F.broadcast(local_frame(spark, starts, "cluster string, _start long"))
     carried = []
     for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
                                         ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
@@ -608,7 +608,7 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
         + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start)
         + carried_configs(cluster, changes["config_changes"].get(cluster, ()), start))]
     if cluster_wide:
-        carried.append(spark.createDataFrame(cluster_wide, event_struct()))
+        carried.append(local_frame(spark, cluster_wide, event_struct()))
     return reduce(DataFrame.unionByName, carried) if carried else None
 
 
@@ -683,8 +683,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
         # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
         df.write.format("delta").mode("overwrite").option("replaceWhere", theirs).save(path)
         return path
-    bounds = spark.createDataFrame([(c, lo, hi) for c, (lo, hi) in windows.items()],
-                                   "cluster string, _lo long, _hi long")
+    bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
     # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
     # that version's files, which stay on disk (they are only marked removed). A commit to these
     # clusters while this one is written makes Delta fail it, and `committed` writes again from a
@@ -881,7 +880,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
                              for c, changes in changes_of(ing.profile, name).items()}, sort_keys=True)
            for name in RECORDED_CHANGES},
     }
-    run_df = spark.createDataFrame([run_row], table_struct("audit_runs"))
+    run_df = local_frame(spark, [run_row], table_struct("audit_runs"))
     paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))
     out.unpersist()
     ing.release()

@@ -37,7 +37,7 @@ from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
-from jobs.session import LINEAGE_CUT_MAX_ROWS, materialize, materialize_profiled, release
+from jobs.session import LINEAGE_CUT_MAX_ROWS, local_frame, materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
@@ -134,7 +134,7 @@ def literal_path(path: str) -> str:
 def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
     """(raw, file, block) in file order within each split; blocks are split offsets."""
     if not files:
-        return spark.createDataFrame([], "raw string, file string, block long")
+        return local_frame(spark, [], "raw string, file string, block long")
     # The text source hands bytes on unchecked, not always UTF-8 (a latin-1 JVM's message, a UTF-16
     # file): the workers make them valid (`valid_utf8`).
     return (spark.read.format("text").options(**RAW_LOCAL_FILES).load([literal_path(f) for f in files])
@@ -753,7 +753,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         carried.append((file, block, lines_before, ts_before, epoch_before))
         before[file] = (lines_before + lines, nullable_max(ts_before, ts), nullable_max(epoch_before, epoch))
     key_of = {(r["file"], r["block"]): r["piece"] for r in piece_rows}
-    carry = spark.createDataFrame([(key_of[(c[0], c[1])], *c) for c in carried],
+    carry = local_frame(spark, [(key_of[(c[0], c[1])], *c) for c in carried],
                                   "piece long, file string, block long, lines_before long, ts_before long, epoch_before int")
     copies = _copies(pieces, clusters, default_cluster)
     of_copies = [k for (file, _), k in key_of.items() if file in copies]
@@ -907,7 +907,7 @@ def _copy_lines(spark: SparkSession, copies: dict[str, str], carry: DataFrame, c
                 [("file", pa.string()), ("block", pa.int64()), ("local_line", pa.int64()), ("raw", pa.string())]))
 
     fallback = default_cluster or "default"
-    why = spark.createDataFrame([(f, clusters.get(f, fallback), COPY_REASON.format(file=kept)) for f, kept in copies.items()],
+    why = local_frame(spark, [(f, clusters.get(f, fallback), COPY_REASON.format(file=kept)) for f, kept in copies.items()],
                                 "file string, cluster string, reason string")
     return (read_pieces(spark, list(copies)).mapInArrow(number, "file string, block long, local_line long, raw string")
             .join(F.broadcast(carry), ["file", "block"]).join(F.broadcast(why), "file")
@@ -976,7 +976,7 @@ def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None,
     logged = events.where(~F.col("canonical")).withColumn("source_file", F.col("file")).withColumn("source_line", F.col("line"))
     if bases is not None:
         # The pieces' runs follow one another: seq is the piece's first plus the index within it.
-        base = spark.createDataFrame(list(bases.items()), "piece long, _base long")
+        base = local_frame(spark, list(bases.items()), "piece long, _base long")
         numbered = (logged.join(F.broadcast(base), "piece")
                     .withColumn("seq", F.col("_base") + F.col("piece_event")))
         return numbered.select(*EVENT_FIELD_NAMES, *ORDER_COLUMNS), 0, {}
@@ -1045,8 +1045,8 @@ def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, l
     spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in transaction_spans(found)]
     if not spans:
         return logged, []
-    table = F.broadcast(logged.sparkSession.createDataFrame(
-        [(i, *span) for i, span in enumerate(spans)],
+    table = F.broadcast(local_frame(
+        logged.sparkSession, [(i, *span) for i, span in enumerate(spans)],
         f"{TRANSACTION_SPAN} int, a_cluster string, a_file string, a_lo long, a_hi long"))
     # metadata_log_position as a join condition; a log's spans are disjoint, so a row meets at most one.
     at = F.coalesce(F.col("source_offset"), F.col("line"))
@@ -1092,7 +1092,7 @@ def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list
     for r in sorted(runs, key=lambda r: (r["_part"], r["cluster"] is not None, r["cluster"] or "")):
         shifts.append((r["_part"], r["cluster"], before.get(r["cluster"], 0) - r["first"]))
         before[r["cluster"]] = before.get(r["cluster"], 0) + r["n"]
-    shift = spark.createDataFrame(shifts, "_part int, cluster string, _shift long")
+    shift = local_frame(spark, shifts, "_part int, cluster string, _shift long")
     on = (numbered["_part"] == shift["_part"]) & numbered["cluster"].eqNullSafe(shift["cluster"])
     return (numbered.join(F.broadcast(shift), on, "left")
             .select(numbered["*"], (F.col("_id") + F.col("_shift")).alias("seq")).drop("_part", "_id"))

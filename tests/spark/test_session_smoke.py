@@ -135,3 +135,38 @@ def test_materialize_profiled_computes_its_aggregates_in_the_pass_that_keeps_the
         for m in range(3) for ids in [[i for i in range(100) if i % 3 == m]]}
     assert_df_equality(frame, source, ignore_row_order=True)
     release(frame)
+
+
+def _scans_locally(df) -> bool:
+    """Is the frame's plan a local relation (no job, no Python worker reads it)?"""
+    return df._jdf.queryExecution().executedPlan().getClass().getSimpleName() == "LocalTableScanExec"
+
+
+@pytest.mark.parametrize("rows", [
+    [(1, "a", [1, None, 3], True), (None, None, None, None), (2, "", [], False)],
+    [],
+], ids=["values and nulls", "empty"])
+def test_local_frame_is_create_data_frame_without_workers(spark, rows):
+    from jobs.session import local_frame
+
+    schema = "n long, s string, ids array<int>, b boolean"
+    made = local_frame(spark, rows, schema)
+    assert_df_equality(made, spark.createDataFrame(rows, schema))
+    assert _scans_locally(made)
+
+
+def test_local_frame_takes_dicts_and_zoned_timestamps(spark):
+    from datetime import datetime, timezone
+
+    from jobs.session import local_frame
+    from schemas.tables import table_struct
+
+    struct = table_struct("audit_runs")
+    # Every field a value of its type, the nullable ones of every other field null.
+    by_type = {"string": "x", "long": 7, "double": 1.5, "boolean": True, "array": ["a", "b"]}
+    row = {f.name: None if f.nullable and i % 2 else by_type[f.dataType.typeName()]
+           for i, f in enumerate(struct.fields) if f.name != "started_at"}
+    row["started_at"] = datetime(2026, 12, 4, 18, 46, 15, 123456, tzinfo=timezone.utc)
+    made = local_frame(spark, [row], struct)
+    assert_df_equality(made, spark.createDataFrame([row], struct))
+    assert made.selectExpr("unix_micros(started_at) AS t").first()["t"] == 1796409975123456
