@@ -37,7 +37,7 @@ from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
-from jobs.session import LINEAGE_CUT_MAX_ROWS, local_frame, materialize, materialize_profiled, release
+from jobs.session import LINEAGE_CUT_MAX_ROWS, keep_few, local_frame, materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
@@ -735,8 +735,8 @@ class Ingested:
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
            zone: str = "UTC", fmt: str = "auto") -> Ingested:
-    parsed, _ = materialize(read_pieces(spark, files).mapInArrow(packed(parse_function(clusters, default_cluster, zone, fmt)),
-                                                              kept_schema()))
+    parsed = keep_few(read_pieces(spark, files).mapInArrow(packed(parse_function(clusters, default_cluster, zone, fmt)),
+                                                          kept_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
                   .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",

@@ -153,6 +153,17 @@ def materialize(df: DataFrame) -> tuple[DataFrame, int]:
     return frame, counts[()]
 
 
+def keep_few(df: DataFrame) -> DataFrame:
+    """`df`, a frame of few rows whatever the input's size (the ingest's packed parse output: a
+    row a batch of parse rows), computed now and kept. In local mode a local checkpoint, made in
+    one job: `materialize` would fill a columnar cache, count it in a second job and copy it into
+    the checkpoint in a third, for a count the caller does not need. Elsewhere `materialize`'s
+    persisted frame (a local checkpoint's blocks cannot be recomputed if an executor is lost)."""
+    if df.sparkSession.sparkContext.master.startswith("local"):
+        return df.localCheckpoint(eager=True)
+    return materialize(df)[0]
+
+
 def materialize_counted(df: DataFrame, by: tuple[str, ...]) -> tuple[DataFrame, dict[tuple, int]]:
     """`materialize`, with the rows counted per value of the columns `by`, keyed by tuples of
     those values: the count that fills the cache, grouped."""
