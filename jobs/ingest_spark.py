@@ -611,10 +611,12 @@ def _unpacked(kept: DataFrame, kinds: tuple[str, ...], columns: list[str]) -> Da
 class LinesDigest:
     """The digest of a piece's lines (ingest.lines.copied_files), fed Arrow slices of them: the
     hash of their bytes and the hash of their lengths (where each line ends), read from the
-    array's buffers (no Python string of a line); the same however the lines are cut into batches."""
+    array's buffers (no Python string of a line); the same however the lines are cut into batches.
+    SHA-256: OpenSSL's runs on the CPU's SHA instructions, 0.12 us a line of the bench log here
+    against blake2b's 0.23 (the digest is compared only within one run)."""
 
     def __init__(self):
-        self.text, self.lengths = hashlib.blake2b(digest_size=16), hashlib.blake2b(digest_size=16)
+        self.text, self.lengths = hashlib.sha256(), hashlib.sha256()
 
     def update(self, lines: pa.Array) -> None:
         if not pa.types.is_string(lines.type):
@@ -627,7 +629,7 @@ class LinesDigest:
         self.lengths.update(np.diff(offsets).astype("<i8").tobytes())
 
     def hexdigest(self) -> str:
-        return hashlib.blake2b(self.text.digest() + self.lengths.digest(), digest_size=16).hexdigest()
+        return hashlib.sha256(self.text.digest() + self.lengths.digest()).hexdigest()
 
 
 def fast_row_builder(arrow_schema: pa.Schema):
