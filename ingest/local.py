@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
+from ingest.envelope import LEADING_REASON
 from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
 from ingest.kraft import metadata_log_position, transaction_spans
 from ingest.lines import (COPY_REASON, CROSS_FILE_ORDER, FILE_KIND_RANK, copy_fingerprint, file_kind, is_input,
@@ -95,7 +96,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
         for o in outs:
             if o.kind in ("quarantine", "leading"):   # whole files: a leading line continues nothing
                 info["quarantined"] += o.n_lines
-                quarantine.append((path, o.line, o.reason or "continuation line with no record before it", o.raw))
+                quarantine.append((path, o.line, o.reason or LEADING_REASON, o.raw))
                 continue
             info["recognized"] += o.n_lines
             if o.pattern is not None:

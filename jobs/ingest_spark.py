@@ -35,6 +35,7 @@ from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
+from ingest.envelope import LEADING_REASON
 from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from jobs.session import LINEAGE_CUT_MAX_ROWS, keep_few, local_frame, materialize, materialize_profiled, release
@@ -790,7 +791,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         return (rows.withColumn("kind", F.when((F.col("kind") == "leading") & (F.col("lines_before") == 0), "quarantine")
                                 .otherwise(F.col("kind")))
                 .withColumn("q_reason", F.when((F.col("kind") == "quarantine") & F.col("q_reason").isNull(),
-                                               "continuation line with no record before it").otherwise(F.col("q_reason"))))
+                                               LEADING_REASON).otherwise(F.col("q_reason"))))
 
     # Per-file accounting (small: files x kinds).
     files: dict[str, dict] = {}
