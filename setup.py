@@ -2,4 +2,4 @@
 Everything else is declared in pyproject.toml."""
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("ingest._line_scan", sources=["ingest/_line_scan.c"], extra_compile_args=["-O2"])])
+setup(ext_modules=[Extension("ingest._line_scan", sources=["ingest/_line_scan.c"], extra_compile_args=["-O3"])])
