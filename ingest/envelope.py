@@ -187,10 +187,10 @@ class _Open:
         self.first, self.head, self.text, self.cont, self.raws = first, head, text, [], [raw]
 
 
-# Log text has no NUL character; UTF-16 text read as UTF-8 has one in every other byte (Windows
-# PowerShell 5 writes `>` redirects, e.g. of kafka-dump-log, as UTF-16).
 # A continuation line (a stack trace's, say) at a file's start: the record it belongs to is not in the input.
 LEADING_REASON = "continuation line with no record before it"
+# Log text has no NUL character; UTF-16 text read as UTF-8 has one in every other byte (Windows
+# PowerShell 5 writes `>` redirects, e.g. of kafka-dump-log, as UTF-16).
 NUL_BYTES = ("NUL bytes in the line: UTF-16 text (as a Windows PowerShell redirect writes it) or binary data, "
              "not UTF-8 log text; convert the file to UTF-8")
 # A host that crashed (power loss, kernel panic) can leave the end of a log file as a run of NUL

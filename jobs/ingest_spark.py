@@ -764,7 +764,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         before[file] = (lines_before + lines, nullable_max(ts_before, ts), nullable_max(epoch_before, epoch))
     key_of = {(r["file"], r["block"]): r["piece"] for r in piece_rows}
     carry = local_frame(spark, [(key_of[(c[0], c[1])], *c) for c in carried],
-                                  "piece long, file string, block long, lines_before long, ts_before long, epoch_before int")
+                        "piece long, file string, block long, lines_before long, ts_before long, epoch_before int")
     copies = _copies(pieces, clusters, default_cluster)
     of_copies = [k for (file, _), k in key_of.items() if file in copies]
 
@@ -918,7 +918,7 @@ def _copy_lines(spark: SparkSession, copies: dict[str, str], carry: DataFrame, c
 
     fallback = default_cluster or "default"
     why = local_frame(spark, [(f, clusters.get(f, fallback), COPY_REASON.format(file=kept)) for f, kept in copies.items()],
-                                "file string, cluster string, reason string")
+                      "file string, cluster string, reason string")
     return (read_pieces(spark, list(copies)).mapInArrow(number, "file string, block long, local_line long, raw string")
             .join(F.broadcast(carry), ["file", "block"]).join(F.broadcast(why), "file")
             .select("cluster", F.col("file").alias("source_file"), (F.col("lines_before") + F.col("local_line")).alias("source_line"),
