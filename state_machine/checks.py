@@ -26,11 +26,20 @@ class Rule(NamedTuple):
 
 RULES: dict[str, Rule] = {r.code: r for r in (
     Rule("ILLEGAL_PARTITION_TRANSITION", Severity.error, "s1, s7 #1-2",
-         "A partition state change whose previous state is not a valid previous state of its target in this era (recorded, or attempted and rejected by the controller)."),
+         "A partition state change whose previous state is not a valid previous state of its target in this era (recorded, "
+         "or attempted and rejected by the controller). A rejected attempt is a warning; info when it is a step the era's "
+         "controller takes itself in handling its inputs, which its own state machine refuses."),
     Rule("ILLEGAL_REPLICA_TRANSITION", Severity.error, "s2, s7 #1, #3",
-         "A replica state change whose previous state is not a valid previous state of its target in this era (recorded, or attempted and rejected by the controller)."),
+         "A replica state change whose previous state is not a valid previous state of its target in this era (recorded, "
+         "or attempted and rejected by the controller). A rejected attempt is a warning; info when it is a step the era's "
+         "controller takes itself in handling its inputs, which its own state machine refuses (0.8.2-2.2: a topic deleted "
+         "while a replica's broker is down, whose replica TopicDeletionManager moves from OfflineReplica to "
+         "ReplicaDeletionIneligible, legal only from 2.3, KAFKA-8237)."),
     Rule("UNCLEAN_LEADER_ELECTION", Severity.warning, "s3.7, s7 #12",
-         "The new leader was not in the previous ISR. error: the topic's config forbade it; info: allowed (config, era, or an admin UNCLEAN election); warning: config unknown."),
+         "The new leader was not in the previous ISR. error: the topic's config forbade it, or the controller never elects "
+         "so on its own (`kraft-3.0`: only an admin UNCLEAN election could have); info: allowed (config, era, an admin "
+         "UNCLEAN election, or KRaft's election of the last known leader once the ISR and the ELR are empty, KIP-966); "
+         "warning: config unknown."),
     Rule("LEADER_NOT_IN_ISR", Severity.error, "s7 #6",
          "A recorded leader/ISR whose leader is not a member of its own ISR."),
     Rule("ISR_NOT_SUBSET_OF_REPLICAS", Severity.error, "s7 #7",

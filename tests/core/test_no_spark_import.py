@@ -1,5 +1,6 @@
 """The core is pure Python: importing it pulls in no Spark, JVM bridge, Delta, pandas,
-Arrow or Great Expectations, and no module under state_machine/ imports them."""
+Arrow or Great Expectations, and no module under state_machine/ imports them. No module under
+ingest/ imports Spark, its JVM bridge, Delta or Great Expectations either (it may use Arrow)."""
 from __future__ import annotations
 
 import ast
@@ -25,9 +26,9 @@ def test_importing_the_core_loads_no_heavy_module():
     assert proc.returncode == 0, proc.stderr
 
 
-def _core_files():
-    files = sorted((REPO / "state_machine").rglob("*.py"))
-    assert files, "no .py under state_machine/"
+def _source_files(package: str):
+    files = sorted((REPO / package).rglob("*.py"))
+    assert files, f"no .py under {package}/"
     return files
 
 
@@ -44,8 +45,9 @@ def _imported_roots(tree: ast.AST):
             yield node.lineno, node.args[0].value.split(".")[0]
 
 
-@pytest.mark.parametrize("path", _core_files(), ids=lambda p: str(p.relative_to(REPO)))
-def test_core_source_imports_no_spark(path):
+@pytest.mark.parametrize("path", _source_files("state_machine") + _source_files("ingest"),
+                         ids=lambda p: str(p.relative_to(REPO)))
+def test_core_and_ingest_source_import_no_spark(path):
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     bad = [(line, root) for line, root in _imported_roots(tree) if root in FORBIDDEN_IN_SOURCE]
     assert not bad, f"{path.relative_to(REPO)} imports {bad}"
