@@ -9,7 +9,7 @@ Order: within a file, events keep the file's order (`line`); across files the jo
 orders by `order_ts` (the running maximum of the file's clock, so a backwards timestamp
 never reorders a file), then `order_epoch` (the running maximum controller epoch the file
 has shown), then the file kind (controller.log inputs before state-change.log decisions
-before server.log), then broker, file and line. See the README, "How ties are broken"."""
+before server.log), then broker, file and line. See docs/log-formats.md, "Order"."""
 from __future__ import annotations
 
 import re
@@ -26,7 +26,7 @@ FILE_KINDS = ("controller", "state-change", "server", "kraft-dump", "unknown")
 FILE_KIND_RANK = {k: i for i, k in enumerate(FILE_KINDS)}
 # The order of log events across files, nulls first: the file's running clock, its running
 # controller epoch, the file kind, the recording broker, then file, line and the record's own
-# order. Declared once: the local runner and the Spark job both sort by it (README, "Order").
+# order. Declared once: the local runner and the Spark job both sort by it (docs/log-formats.md, "Order").
 CROSS_FILE_ORDER = ("order_ts", "order_epoch", "file_rank", "recording_broker", "file", "line", "sub")
 
 # The catalogue rows a ZooKeeper controller's failover is told by (FileParser._failover_event).

@@ -833,8 +833,8 @@ PATTERNS: tuple[MessagePattern, ...] = (
 
     # What the controller could not do, and requests it turned away (no decision: each is followed
     # by a retry, a resignation or nothing). Found by a sweep of the ZooKeeper-mode controller's
-    # log calls (0.8.0 .. 3.9.0 sources); without these rows the lines were quarantined, and the
-    # controller's "Failed to update ISR to ..." went to the leader's row srv.isr.failed.
+    # log calls (0.8.0 .. 3.9.0 sources); without these rows the lines would be quarantined, and the
+    # controller's "Failed to update ISR to ..." would go to the leader's row srv.isr.failed.
     _row("ctl.sm.error", "PartitionStateMachine.scala / ReplicaStateMachine.scala handleStateChanges @0.8.0..@3.9 (ERROR; "
          "`the online state` from triggerOnlinePartitionStateChange @0.8.0..@1.0.2)", "0.8.0", None, "error",
          r"Error while moving some (?:partitions|replicas) to (?:the online|\w+) state$"),

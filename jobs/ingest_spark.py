@@ -12,7 +12,7 @@ clusters write (ingest/), in one pass over the text.
    ordering state into the next; facts name KRaft topics and mark Raft epochs.
 4. Log events get `seq` from one global sort on (cluster, clock, controller epoch, file kind,
    broker, file, line), numbered 0, 1, 2, ... within each cluster whatever the sort's
-   partitioning: see ingest/lines.py and the README for how ties are broken. Input with no
+   partitioning: see ingest/lines.py and docs/log-formats.md for how ties are broken. Input with no
    log line (canonical events only) skips this step and the facts: it has none.
 """
 from __future__ import annotations
@@ -56,19 +56,19 @@ EXTRA = (  # columns of the parse output beyond the event's own
     # On a piece row, what ingest.counts counted of the piece's rows (JSON): the tally, the events' profile.
     ("counts", T.StringType()),
     # The piece's key, on every row (`counted`). Only its piece row names the file: the ingest joins
-    # the file back by this, where the path in every row cost the cache and the join seconds of a
-    # 1 GB log (a string's statistics in the cache compare it whole).
+    # the file back by this, where the path in every row would cost the cache and the join (a
+    # string's statistics in the cache compare it whole).
     ("piece", T.LongType()),
 )
 PIECES_PER_TASK_BITS = 32   # a piece key (`piece`): the task's partition in the bits above these
 COUNTED_ROWS = 100_000   # parse rows a worker holds to count at once (ingest.counts): ten batches
 # The kept parse output (`packed`): its piece rows as they are, and each batch of its other rows
 # as one row of kind PACKED, the batch in PACKED_ROWS (Arrow IPC, LZ4). Spark's columnar cache
-# of 5.3M parse rows of 52 columns (a 1 GB log) gathered statistics of every value: about half
-# the JVM's time in the ingest; a packed batch is one value, and each read of the rows unpacks
-# only the kinds and columns it needs (`_unpacked`).
+# of the wide parse rows would gather statistics of every value, a large share of the JVM's
+# work in the ingest; a packed batch is one value, and each read of the rows unpacks only the
+# kinds and columns it needs (`_unpacked`).
 PACKED, PACKED_ROWS = "packed", "packed_rows"
-PACKED_COMPRESSION = "lz4"   # a sixth of the rows' size; 1.6 s of CPU a GB of log to pack, 1.0 s to unpack
+PACKED_COMPRESSION = "lz4"   # a fraction of the rows' size, and cheap for the workers to pack and unpack
 # Not packed: what only a piece row holds (the file; the piece's key names it), and what the
 # parse has counted (ingest.counts) and no later step reads.
 NOT_PACKED = ("file", "block", "n_lines", "tag", "pattern", "digest", "counts")
@@ -145,9 +145,9 @@ def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
 
 def valid_utf8(raw: pa.Array) -> pa.Array:
     """A batch of `read_pieces` lines with each byte sequence that is not UTF-8 as U+FFFD, as the
-    local reader's errors="replace" reads it. Arrow checks a whole batch at once (a tenth of a
-    second per GB, where Spark's make_valid_utf8 took two seconds of the JVM); nearly every batch is
-    valid, and only the others are decoded line by line."""
+    local reader's errors="replace" reads it. Arrow checks a whole batch at once, in the workers,
+    far cheaper than Spark's make_valid_utf8 in the JVM; nearly every batch is valid, and only the
+    others are decoded line by line."""
     try:
         raw.validate(full=True)
         return raw
@@ -620,8 +620,8 @@ class LinesDigest:
     """The digest of a piece's lines (ingest.lines.copied_files), fed Arrow slices of them: the
     hash of their bytes and the hash of their lengths (where each line ends), read from the
     array's buffers (no Python string of a line); the same however the lines are cut into batches.
-    SHA-256: OpenSSL's runs on the CPU's SHA instructions, 0.12 us a line of the bench log here
-    against blake2b's 0.23 (the digest is compared only within one run)."""
+    SHA-256: OpenSSL runs it on the CPU's SHA instructions, which makes it faster than blake2b
+    (the digest is compared only within one run, never stored)."""
 
     def __init__(self):
         self.text, self.lengths = hashlib.sha256(), hashlib.sha256()
@@ -865,9 +865,9 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # and would otherwise each re-derive them from the wide parse output. Unless they are read
     # from the kept parse output alone (its packed event rows unpacked, broadcast joins, the seq
     # added: pieces in recorded order, or canonical events alone): then each read unpacks them
-    # again, and the parse counted their profile (ingest.counts). Keeping them again was a 12.5 s
-    # pass of the 1 GB bench log, and the audit of a 128 MB log took the same time either way (its
-    # later reads of the events a little longer). Small frames are still cut (materialize).
+    # again, and the parse counted their profile (ingest.counts): a pass that kept the events a
+    # second time would cost about what it saves the later reads. Small frames are still cut
+    # (materialize).
     all_events = reduce(DataFrame.unionByName, parts)
     if log_order == "sort":   # the events' seq and (KRaft) the events themselves come after the parse
         all_events, profile = materialize_profiled(all_events, ("cluster", "event_type"), profile_aggregates())
@@ -998,7 +998,7 @@ def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None,
                          *([TRANSACTION_SPAN] if spans else []))
     # The sort reads its input three or four times (range sampling, then the shuffle). KRaft's rows
     # come through joins and a window, worth keeping; a ZooKeeper log's are a filter of the cached
-    # parse, cheaper to read again than to cache (1 GB 2.4 state-change.log: 140 s, 151 s cached).
+    # parse, cheaper to read again than to cache.
     if kraft:
         kept = kept.persist()
         cached.append(kept)

@@ -16,6 +16,9 @@ executors; ``--py-files`` puts the zip on every Python worker's ``sys.path``.
 Third-party Python deps (pyarrow, pandas, ...) must already be installed in the
 workers' interpreter (``PYSPARK_PYTHON``); under spark-submit, build_session
 leaves master, spark.jars and driver memory to the spark-submit command line.
+A zip carries no compiled code: the ingest's C matcher (ingest/_line_scan.c) loads
+only from an installed package, so to audit logs install the project in the workers'
+interpreter (``pip install .``) instead of shipping a zip.
 """
 
 from __future__ import annotations
@@ -88,8 +91,7 @@ def build_session(
         conf["spark.sql.shuffle.partitions"] = "8"
         conf["spark.databricks.delta.snapshotPartitions"] = "2"
         # Cached frames kept uncompressed: on two cores the encoding is CPU the job lacks, and the
-        # cache spills to disk (MEMORY_AND_DISK) where memory runs short. The 1 GB ingest benchmark's
-        # events: 190 s compressed, 151 s not.
+        # cache spills to disk (MEMORY_AND_DISK) where memory runs short.
         conf["spark.sql.inMemoryColumnarStorage.compressed"] = "false"
         # Keep driver, block manager and workers on loopback instead of
         # whatever eth0 address the hostname lookup picks.
@@ -112,9 +114,10 @@ def local_frame(spark: SparkSession, rows, schema) -> DataFrame:
 
     `spark.createDataFrame` of a Python list pickles the rows and has Python workers, of a
     daemon started for them, read the pickles again each time a query reads the frame. The
-    ingest's line-number carry and seq bases, broadcast into the events' queries, cost a cold
-    session 2.9 s and a worker pass per query. An Arrow table becomes a LocalTableScan: no
-    job, no worker (below spark.sql.execution.arrow.localRelationThreshold, 48 MB)."""
+    ingest's line-number carry and seq bases, broadcast into the events' queries, would cost a
+    cold session a second Python daemon and a worker pass per query. An Arrow table becomes a
+    LocalTableScan: no job, no worker (below spark.sql.execution.arrow.localRelationThreshold,
+    48 MB)."""
     import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_schema
     from pyspark.sql.types import StructType, _parse_datatype_string
@@ -131,10 +134,10 @@ def local_frame(spark: SparkSession, rows, schema) -> DataFrame:
 
 
 # Frames up to this many rows are kept as a local checkpoint (local mode), larger ones persisted.
-# A checkpoint saves the driver's planning, seconds per query whatever the size; it keeps whole
-# rows where persist keeps a columnar cache (uncompressed in local mode) whose queries read only their columns.
-# Measured: on a 16k-line KRaft capture the audit took 34 s persisted and 18.4 s cut; on the 5M
-# events of bench/spark_audit.py, 181 s persisted and 203-205 s cut.
+# A checkpoint saves the driver's planning, seconds per query whatever the size, which is most of
+# a small input's time; it keeps whole rows where persist keeps a columnar cache (uncompressed in
+# local mode) whose queries read only their columns, which is worth more on a large input
+# (bench/spark_audit.py's 5M events run slower checkpointed).
 LINEAGE_CUT_MAX_ROWS = 500_000
 
 
@@ -142,13 +145,13 @@ def materialize(df: DataFrame) -> tuple[DataFrame, int]:
     """`df` computed now and kept for the queries that follow, and its row count (the count
     that fills the cache: callers use it instead of counting again).
 
-    A persisted frame keeps its whole lineage in every query built on it: each one is
-    analysed, optimised and matched against the cache again. For the audit's ingest (its
-    parse UDFs, joins and unions) that driver work took longer than the Spark jobs of a small
-    input: the output gate of a KRaft capture took 14.9 s, and 2.4 s with the ingest's frames
-    cut. So a small frame (LINEAGE_CUT_MAX_ROWS) is returned as a local checkpoint, which cuts
-    the lineage; in local mode only, where it costs no fault tolerance (the driver is the only
-    executor; on a cluster a lost executor's blocks could not be recomputed)."""
+    A persisted frame keeps its whole lineage in every query built on it: each one is analysed,
+    optimised and matched against the cache again. For the audit's ingest (its parse UDFs, joins
+    and unions) that driver work takes longer than the Spark jobs of a small input (a KRaft
+    capture's output gate, say). So a small frame (LINEAGE_CUT_MAX_ROWS) is returned as a local
+    checkpoint, which cuts the lineage; in local mode only, where it costs no fault tolerance
+    (the driver is the only executor; on a cluster a lost executor's blocks could not be
+    recomputed)."""
     frame, counts = materialize_counted(df, ())
     return frame, counts[()]
 

@@ -2,7 +2,7 @@
 
 `BEHAVIOURS` is the spec's section 9 table turned into rows: (behaviour, first version
 that behaves so, value, where it was checked). An `Era` is what those rows say for one
-version; the replay, the selectors' callers, the checks and the README all read it.
+version; the replay, the selectors' callers, the checks and docs/eras.md all read it.
 Supporting a new Kafka version is a new row here, not a new `if` elsewhere.
 
 Named eras (`ERAS`) are the representative releases the tests and the generator use;
@@ -253,8 +253,8 @@ class Era:
     def __post_init__(self) -> None:
         # Behaviour lookups (era.offline_leader_order) are plain attribute reads: every
         # behaviour value is copied into the instance once. The replay and the selectors
-        # read them per event; through __getattr__ alone each read costs a failed
-        # attribute lookup (an AttributeError raised and caught), ~1 us.
+        # read them per event; through __getattr__ alone each read would first fail the
+        # ordinary attribute lookup (an AttributeError raised and caught).
         for key, value in self.behaviour.items():
             if not hasattr(type(self), key) and key not in self.__dict__:
                 object.__setattr__(self, key, value)

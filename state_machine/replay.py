@@ -41,9 +41,9 @@ UNCLEAN_CONFIG = "unclean.leader.election.enable"
 
 # Performance notes (the replay runs once per event and partition, millions of times):
 # state names are parsed with prebuilt dicts (states.*_BY_NAME), an enum member's string
-# is read as `member._value_` (the `.value` property costs ~0.5 us), rows are built with
-# `_new_tuple(RowType, values)` (the same NamedTuple, without its Python-level __new__),
-# and matching a decision to a pending step scans the list without a predicate closure.
+# is read as `member._value_` (a plain attribute, where `.value` is a property call), rows are
+# built with `_new_tuple(RowType, values)` (the same NamedTuple, without its Python-level
+# __new__), and matching a decision to a pending step scans the list without a predicate closure.
 _new_tuple = tuple.__new__
 _NOT_KRAFT = (None, None, None)   # a ZooKeeper-mode timeline row's elr, last_known_elr, leader_recovery_state
 # The partition states an Online step elects from; in any other state a conditional Online

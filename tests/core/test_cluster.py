@@ -57,8 +57,8 @@ def test_deleted_partitions_stop_receiving_broker_events(retirements):
 
 def test_long_history_keeps_creating_topics_and_forgets_deleted_ones():
     # Topic creation is capped by the topics that exist, not by all ever created: a long
-    # history goes on creating topics as others are deleted (it used to stop at 2 x topics
-    # ever created, then delete down to one topic and churn brokers alone).
+    # history goes on creating topics as others are deleted, rather than deleting down to one
+    # topic and churning brokers alone.
     cfg = SimConfig(era="2.4", brokers=4, topics=2, partitions=2, steps=6000, seed=5)
     sim = Simulator(cfg)
     events = list(sim.run())

@@ -1,8 +1,7 @@
 """Audits running at the same time into one warehouse (the nightly audit of several clusters, one
 job per cluster): Delta fails a commit that a concurrent one may have invalidated, and the audit
 writes again (jobs.audit.committed). Real Delta tables, real conflicts: two threads of the suite's
-session start their writes together at a barrier (two MERGEs started together conflicted in 6 of
-6 rounds measured)."""
+session start their writes together at a barrier, so that their commits conflict."""
 from __future__ import annotations
 
 import threading

@@ -124,7 +124,7 @@ def test_submit_arrow_grouped_map_to_delta(cluster, spark, tmp_path):
             script,
             [str(out), str(N_ROWS), str(N_KEYS), "3"],
             # build_session only tunes these for local masters. Delta's default of
-            # 50 snapshot partitions costs ~25 s of tiny tasks here. Two shuffle
+            # 50 snapshot partitions is 50 tiny tasks on two one-core workers. Two shuffle
             # partitions, not coalesced by AQE: one per executor.
             conf={"spark.sql.shuffle.partitions": "2",
                   "spark.sql.adaptive.coalescePartitions.enabled": "false",
@@ -134,8 +134,8 @@ def test_submit_arrow_grouped_map_to_delta(cluster, spark, tmp_path):
                   "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"},
             timeout=150,
         )
-        # The first Delta read in a fresh JVM costs ~30 s on this box (class
-        # loading, codegen, JIT); pay it while the cluster works.
+        # The first Delta read in a fresh JVM is slow (class loading, codegen,
+        # JIT); pay it while the cluster works.
         _warm_up_delta(spark, tmp_path / "warmup_delta")
         proc = submitted.result()
     assert proc.returncode == 0, cluster.describe_failure(proc)
