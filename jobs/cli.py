@@ -118,29 +118,47 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_sql(args: argparse.Namespace) -> int:
     from jobs.audit import register_tables
     from jobs.session import build_session
+    from jobs.sql_guard import READ_ONLY_CONF, Refused, lock_down, query
 
-    spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse)
+    spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse, extra_conf=READ_ONLY_CONF)
     try:
         spark.sparkContext.setLogLevel("ERROR")
+        lock_down(spark)
         if not register_tables(spark, args.warehouse):
             print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
             return 2
-        # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the one
-        # line printed below is what an operator needs.
+        # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the
+        # message printed below is what an operator needs.
         from pyspark.logger import PySparkLogger
         PySparkLogger.getLogger("SQLQueryContextLogger").disabled = True
         failed = 0
-        for query in args.query:   # one session for all: a JVM and its Delta logs are loaded once
+        for statement in args.query:   # one session for all: a JVM and its Delta logs are loaded once
             if len(args.query) > 1:
-                print(f"-- {query}", flush=True)
+                print(f"-- {statement}", flush=True)
             try:
-                spark.sql(query).show(args.limit, truncate=not args.full)
+                query(spark, statement).show(args.limit, truncate=not args.full)
+            except Refused as exc:
+                print(f"sql: {exc}", file=sys.stderr, flush=True)
+                failed += 1
             except Exception as exc:  # an operator's SQL error: say it, no stack trace, go on
-                print(f"sql: {str(exc).splitlines()[0]}", file=sys.stderr, flush=True)
+                print(f"sql: {spark_error(exc)}", file=sys.stderr, flush=True)
                 failed += 1
         return 2 if failed else 0
     finally:
         spark.stop()
+
+
+def spark_error(exc: Exception) -> str:
+    """Spark's message of a failed statement with where in the statement it failed: a parse
+    error's own text (its position, then `== SQL ==` and the statement with a caret), else the
+    message and each of its query contexts (`== SQL (line 1, position 8) ==`, the statement, a
+    caret), without the plan an analysis error appends."""
+    from pyspark.errors.exceptions.captured import ParseException
+
+    contexts = exc.getQueryContext() if hasattr(exc, "getQueryContext") else []
+    if isinstance(exc, ParseException) or not contexts or not hasattr(exc, "getMessage"):
+        return str(exc).strip()
+    return "\n".join([exc.getMessage(), *(c.summary().rstrip("\n") for c in contexts)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,12 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     add_audit_arguments(aud)
     aud.add_argument("--examples", action="store_true", help="print example SQL queries after the summary")
     aud.set_defaults(func=cmd_audit)
-    sq = sub.add_parser("sql", help="run SQL over the warehouse's tables")
+    sq = sub.add_parser("sql", help="query the warehouse's tables (read only: queries, SHOW TABLES, SHOW VIEWS, "
+                                    "SHOW COLUMNS, DESCRIBE, EXPLAIN; any other statement is refused)")
     sq.add_argument("--warehouse", required=True)
     sq.add_argument("--limit", type=int, default=50)
     sq.add_argument("--full", action="store_true", help="do not truncate long values")
-    sq.add_argument("query", nargs="+", help="one or more queries, run in order in one session; the exit status "
-                                             "is 2 if any failed")
+    sq.add_argument("query", nargs="+", help="one or more statements, run in order in one session; the exit status "
+                                             "is 2 if any failed or was refused")
     sq.set_defaults(func=cmd_sql)
     sim = sub.add_parser("simulate", help="generate a synthetic cluster history (canonical events)")
     sim.add_argument("--out", required=True)
