@@ -33,7 +33,8 @@ def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
                     help="Kafka version for all clusters or one (default: a manifest.json in an input dir, else detected from "
                          "the log lines, else 2.4)")
     ap.add_argument("--cluster", help="cluster name for records that carry none (logs: default is the name of the "
-                                      "input directory, or of the directory holding a manifest.json)")
+                                      "input directory, or of the directory holding a manifest.json; a canonical "
+                                      "event that names none is quarantined without --cluster)")
     ap.add_argument("--shuffle-partitions", type=int, help="partitions of the replay stage")
 
 

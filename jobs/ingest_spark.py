@@ -216,7 +216,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
     from ingest.fast import FastParser
     from ingest.fast_events import all_json_objects, read_events, replayable
     from ingest.lines import FILE_KIND_RANK, FileParser
-    from schemas.validate import invalid_reason, load_json
+    from schemas.validate import event_reason, load_json
 
     schema = parsed_schema()
     arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
@@ -333,9 +333,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                     return False
                 reason = None if isinstance(record, dict) else "not a JSON object"
             if record is not None and reason is None:
-                if record.get("cluster") is None:
-                    record["cluster"] = default_cluster or clusters.get(file)
-                reason = invalid_reason(record)
+                reason = event_reason(record, default_cluster)
             if reason is None:   # the usual case, built positionally: event fields, then EXTRA
                 row = [record.get(n) for n in event_names]
                 row += canonical_tail
@@ -417,7 +415,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 for raw in lines:
                     one_line(file, block, raw)
                 return None
-            table, ok = replayable(table, default_cluster or clusters.get(file))
+            table, ok = replayable(table, default_cluster)
             first = state["local"] + 1
             state["local"] += len(lines)
             state["nonblank"] += len(lines)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ingest.lines import cluster_folder
-from schemas.validate import invalid_reason, load_json
+from schemas.validate import event_reason, load_json
 from state_machine.cluster import replay_cluster
 from state_machine.eras import Era
 from state_machine.events import Event, event_to_mapping
@@ -45,7 +45,7 @@ def read_events(paths: Iterable[Path]) -> LocalRun:
                 except json.JSONDecodeError as exc:
                     run.quarantine.append(Quarantined(str(path), n, f"malformed JSON: {exc.msg} at column {exc.colno}", line.rstrip("\n")))
                     continue
-                reason = invalid_reason(record) if isinstance(record, dict) else "not a JSON object"
+                reason = event_reason(record) if isinstance(record, dict) else "not a JSON object"
                 if reason:
                     run.quarantine.append(Quarantined(str(path), n, reason, line.rstrip("\n")))
                     continue

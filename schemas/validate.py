@@ -59,9 +59,19 @@ _INT_FIELDS = tuple((name, _CHECKS[t]) for name, t in _TYPES.items() if t in ("i
 
 def _wrong_type(name: str, value: Any) -> str:
     kind = _TYPES[name]
-    if _is_int(value) or (isinstance(value, list) and value and all(_is_int(v) for v in value)):
+    if kind == "array<int>" and isinstance(value, list):   # every array of the event holds broker ids
+        i, bad = next((i, v) for i, v in enumerate(value) if not is_int32(v))
+        beyond = ", out of the range of int" if _is_int(bad) else ""
+        return f"{name}[{i}]: expected an integer broker id, got {_shown(bad)}{beyond}"
+    if _is_int(value):
         return f"field {name!r} is out of the range of {kind}: {value}"
     return f"field {name!r} should be {kind}, got {type(value).__name__}"
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as the input wrote it, cut short if long."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def out_of_range(record: Mapping[str, Any]) -> str | None:
@@ -72,6 +82,16 @@ def out_of_range(record: Mapping[str, Any]) -> str | None:
         if value is not None and not check(value):
             return _wrong_type(name, value)
     return None
+
+
+def event_reason(record: dict[str, Any], cluster: str | None = None) -> str | None:
+    """`invalid_reason` of a record read as a canonical event, which names its own cluster: one
+    that names none (the field absent or null) takes `cluster` (the audit's --cluster), set in
+    the record; with no `cluster` it lacks a required field. The local runner and the Spark
+    ingest both read events through this."""
+    if cluster is not None and record.get("cluster") is None:
+        record["cluster"] = cluster
+    return invalid_reason(record)
 
 
 def invalid_reason(record: Mapping[str, Any]) -> str | None:

@@ -52,6 +52,31 @@ def test_bad_input_is_quarantined_with_file_line_and_reason(tmp_path):
     assert (c["read"], c["replayed"], c["quarantined"]) == (6, 1, 5)
 
 
+def test_an_event_naming_no_cluster_and_a_bad_broker_id_are_quarantined_naming_the_field(tmp_path):
+    """A canonical event names its cluster: null or absent, it is quarantined (the local runner
+    has no --cluster to give one). A bad element of an array field is named by its index, in
+    every array field."""
+    good = {"cluster": "x", "seq": 1, "event_type": "TopicCreation", "topic": "t", "partition": 0, "replicas": [1, 2]}
+    isr_change = {**good, "event_type": "IsrChange", "leader": 1, "isr": [1, 2]}
+    lines = [good, {**good, "seq": 2, "cluster": None}, {k: v for k, v in {**good, "seq": 3}.items() if k != "cluster"},
+             {**isr_change, "seq": 4, "isr": [2, "x"]}, {**good, "seq": 5, "replicas": [1, 2147483648]},
+             {**good, "seq": 6, "replicas": [1, None]},
+             {"cluster": "x", "seq": 7, "event_type": "BrokerStartup", "brokers": [1, 2.5]},
+             {**good, "seq": 8, "event_type": "PartitionChangeRecord", "elr": [True]}]
+    (tmp_path / "h.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    run = read_events([tmp_path / "h.jsonl"])
+    assert [(q.source_file, q.source_line, q.reason) for q in run.quarantine] == [
+        (str(tmp_path / "h.jsonl"), n, reason) for n, reason in (
+            (2, "missing required field 'cluster'"),
+            (3, "missing required field 'cluster'"),
+            (4, 'isr[1]: expected an integer broker id, got "x"'),
+            (5, "replicas[1]: expected an integer broker id, got 2147483648, out of the range of int"),
+            (6, "replicas[1]: expected an integer broker id, got null"),
+            (7, "brokers[1]: expected an integer broker id, got 2.5"),
+            (8, "elr[0]: expected an integer broker id, got true"))]
+    assert run.lines_read == len(run.events["x"]) + len(run.quarantine) == len(lines)
+
+
 def test_cli_simulate_then_replay(tmp_path, capsys):
     events = tmp_path / "h.jsonl"
     assert main(["simulate", "--out", str(events), "--era", "0.11", "--steps", "40", "--seed", "3",

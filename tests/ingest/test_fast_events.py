@@ -62,6 +62,7 @@ BROKEN = (
     '{"log":"\\udc00 [2024-01-01 00:00:00,000] INFO x (y)\\n","stream":"stdout"}',  # Docker, a lone surrogate
     '{ }',
     '{',
+    '{"cluster":null,"seq":1,"event_type":"BrokerStartup","brokers":[1]}',           # a null cluster
 )
 
 
@@ -92,9 +93,9 @@ def test_every_broken_line_is_quarantined_or_read_as_the_slow_path_reads_it(fmt)
     out = same_either_way([list(BROKEN) + GENERATED[:50]], batch=len(BROKEN) + 50, fmt=fmt)
     kept = {BROKEN[r["local_line"] - 1]: r["kind"] for r in out if r["kind"] not in ("quarantine", "piece")
             and r["local_line"] <= len(BROKEN)}
-    # Read by both paths: a missing cluster takes the default, a repeated key its last value
-    # (json.loads); with --format auto a Docker line is a log line (of a logger not read).
-    expected = {BROKEN[8]: "event", BROKEN[16]: "event"}
+    # Read by both paths: a missing or null cluster takes the one --cluster gives, a repeated key
+    # its last value (json.loads); with --format auto a Docker line is a log line (of a logger not read).
+    expected = {BROKEN[8]: "event", BROKEN[16]: "event", BROKEN[27]: "event"}
     if fmt == "auto":
         expected[BROKEN[23]] = "ignored"
     assert kept == expected
