@@ -1,7 +1,10 @@
 """The audit job: recorded cluster events in, Delta tables out.
 
-    spark-submit --jars "$JARS" --py-files dist/controller_replay.zip jobs/audit.py \\
+    spark-submit --jars "$JARS" jobs/audit.py \\
         --input events/ --warehouse /data/audit [--kafka-version [CLUSTER=]ERA ...]
+
+(the project installed into the executors' Python: a --py-files zip cannot carry the ingest's
+compiled matcher)
 
 `run(spark, config)` is the whole pipeline; `main()` (and `controller-replay audit`)
 only parse arguments and call `run_from_args`. Steps:
@@ -17,16 +20,23 @@ only parse arguments and call `run_from_args`. Steps:
    (`applyInArrow`, iterator form: the group streams through in seq order, in bounded memory).
 6. Gate the outputs, then write the replayed tables by time window: a run's rows replace its
    clusters' rows inside its input's time window and keep the rest (a re-run of the same
-   input adds no row; one cluster's inputs of other times are all kept). MERGE the
-   quarantine and append the run to `audit_runs`. A table's write that a concurrent audit's
-   commit conflicts with is written again (`committed`).
+   input writes the same rows again, adding none; one cluster's inputs of other times are all
+   kept). MERGE the quarantine, and last append the run's row to `audit_runs` (one row per
+   run, re-runs included). A table's write that a concurrent audit's commit conflicts with is
+   written again (`committed`).
+
+A run is whole or absent (jobs.runs): readers see a table's commits only once the run that made
+them has its `audit_runs` row, and a run that died while writing is rolled back by the next.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +58,7 @@ from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
 from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
+from jobs.runs import read_settled, readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
@@ -79,6 +90,8 @@ class AuditSummary:
     windows: dict = field(default_factory=dict)   # cluster -> (first, last) event ms, when earlier rows met them
     carried: dict = field(default_factory=dict)   # cluster -> partitions whose replay went on from earlier rows
     transactions: dict = field(default_factory=dict)   # cluster -> metadata transactions (Ingested.transactions)
+    rolled_back: dict = field(default_factory=dict)    # run -> tables: runs that died while writing, undone first
+    seq_repeats: dict = field(default_factory=dict)    # cluster -> events whose seq another of its events holds
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -99,6 +112,13 @@ class AuditSummary:
                 for cluster, n in sorted(self.carried.items()) if n and cluster in self.windows]
         out += [f"  {cluster}: " + _transaction_line(*span)
                 for cluster, spans in sorted(self.transactions.items()) for span in spans]
+        out += [f"  {cluster}: {n:,} events repeat a seq another event of the cluster holds; the order among "
+                "events of one seq is not defined" for cluster, n in sorted(self.seq_repeats.items())]
+        out += [f"  run {run} had died while writing {', '.join(tables)}: rolled back before this run read the "
+                "tables (rerun its input)" for run, tables in sorted(self.rolled_back.items())]
+        if not self.events_replayed:
+            out.append("  no events replayed: the input holds no record of a controller's decision, so no partition's "
+                       "rows changed; its lines are accounted for above and in audit_runs")
         out += [f"  {rule}: {n}" for rule, n in sorted(self.violations_by_rule.items())] or ["  no violations"]
         out += [f"table {name}: {path}" for name, path in self.tables.items()]
         return out
@@ -146,6 +166,34 @@ class AuditError(RuntimeError):
 
 
 # ---------------------------------------------------------------- reading
+
+def check_warehouse(spark: SparkSession, warehouse: str, run_id: str) -> None:
+    """The warehouse is a folder this run can write in, or can be made one: found before any input
+    is read, not after the whole run."""
+    jvm = spark.sparkContext._jvm
+    path = jvm.org.apache.hadoop.fs.Path(table_path(warehouse, ""))
+    try:
+        fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+        if fs.exists(path) and not fs.getFileStatus(path).isDirectory():
+            raise AuditError(f"--warehouse {warehouse}: a file, not a folder")
+        probe = jvm.org.apache.hadoop.fs.Path(path, f"_probe-{run_id}")
+        fs.mkdirs(path)
+        fs.create(probe, True).close()
+        fs.delete(probe, False)
+    except Exception as exc:
+        if isinstance(exc, AuditError):
+            raise
+        reason = str(getattr(exc, "java_exception", exc)).strip().splitlines()[0]
+        raise AuditError(f"--warehouse {warehouse}: cannot be written ({reason})") from None
+
+
+def seq_repeats(events: DataFrame) -> dict[str, int]:
+    """cluster -> how many of its events hold a seq an earlier event of it holds (canonical events
+    give their own seq; the replay orders a partition's events by it)."""
+    repeated = (events.groupBy("cluster", "seq").count().where(F.col("count") > 1)
+                .groupBy("cluster").agg(F.sum(F.col("count") - 1).alias("n")))
+    return {r["cluster"]: r["n"] for r in repeated.collect()}
+
 
 def list_input_files(spark: SparkSession, inputs: list[str]) -> list[tuple[str, str]]:
     """(file, the input it was found under) for every file under the inputs, through
@@ -285,13 +333,10 @@ class ReplayInput:
     Arrow stream value by value, and string values cost most. So a field no event of the run
     holds stays in the JVM (the replay reads None), and a few-valued field
     (schemas.events.FEW_VALUED_FIELDS) goes as its index into the values the run holds, which
-    Arrow's `take` turns back into the strings. Measured at the benchmark's 5M events (8M
-    routed rows): a grouped map that reads nothing took 54 s with every column and 40 s so;
-    the replay itself, where the Python side is the busier of the two cores, 75 s and 72 s.
-    The fields go as one struct column (EVENT), beside the group's key: PySpark's grouped map
-    rebuilds each group's batch from its columns one lookup at a time, and each lookup wraps
-    every column of the batch: quadratic in the column count, 2 ms a group at 30 columns on a
-    slow day here, and 15% of the replay's time at the benchmark's 500k events."""
+    Arrow's `take` turns back into the strings. The fields go as one struct column (EVENT),
+    beside the group's key: PySpark's grouped map rebuilds each group's batch from its columns
+    one lookup at a time, and each lookup wraps every column of the batch, a cost quadratic in
+    the column count."""
     sent: tuple[str, ...] = EVENT_FIELD_NAMES
     coded: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (field, its values): sent as an index
 
@@ -398,7 +443,7 @@ def _replay_groups(eras: dict[str, str], default_era: str, drain_every: int,
                     fed = 0
                     yield from to_batches(cluster, topic, partition, ordinals, *rp.drain())
         yield from to_batches(cluster, topic, partition, ordinals, *rp.finish())
-        if not any(ordinals):   # a group with no rows still answers with a batch, as it always has
+        if not any(ordinals):   # a group with no rows still answers with one batch, empty
             yield pa.RecordBatch.from_pylist([], schema=arrow_schema)
 
     return replay
@@ -501,6 +546,23 @@ def _conflicts() -> tuple[type[Exception], ...]:
             X.ProtocolChangedException, X.DeltaConcurrentModificationException)
 
 
+# A test hook: the process kills itself (SIGKILL, as the OOM killer or a lost node would) right
+# after its Nth commit, so that the tests can show a run is whole or absent at every commit.
+KILL_AFTER_COMMIT = "CONTROLLER_REPLAY_KILL_AFTER_COMMIT"
+_commits = {"n": 0}
+_commits_lock = threading.Lock()
+
+
+def _after_commit() -> None:
+    at = os.environ.get(KILL_AFTER_COMMIT)
+    if not at:
+        return
+    with _commits_lock:
+        _commits["n"] += 1
+        if _commits["n"] == int(at):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
 def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMPTS) -> str:
     """Run one table's write (`write()`, which reads the table afresh each time); when another
     audit's commit to the table conflicts with it, wait a little and run it again. So audits of
@@ -509,34 +571,57 @@ def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMP
     conflicts, attempt = _conflicts(), 1
     while True:
         try:
-            return write()
+            path = write()
+            _after_commit()
+            return path
         except conflicts as exc:
             if attempt == attempts:
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                 raise AuditError(f"table {name}: the write lost to concurrent writers {attempts} times "
-                                 f"(last: {first}). The other tables this run wrote keep its rows; run the "
-                                 "audit again to complete it (a re-run writes the same rows).") from exc
+                                 f"(last: {first}). Nothing of this run is kept: the tables it had written "
+                                 "are rolled back; run the audit again.") from exc
             attempt += 1
             print(f"[audit] table {name}: a concurrent write committed first ({type(exc).__name__}); "
                   f"writing again ({attempt} of {attempts})", file=sys.stderr, flush=True)
             time.sleep(random.uniform(0.2, 1.0) * attempt)   # apart, so the writers do not meet again
 
 
-def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, empty: bool = False) -> str:
+# Delta takes a MERGE's userMetadata from the session's conf only (a write takes it as an
+# option): the audits of one process set it one MERGE at a time.
+USER_METADATA_CONF = "spark.databricks.delta.commitInfo.userMetadata"
+_merge_lock = threading.Lock()
+
+
+def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, empty: bool = False,
+               tag: str | None = None) -> str:
     """MERGE on the table's natural key: rows of a re-run update in place, new rows insert.
-    `empty`: the caller knows `df` has no rows; the table is made if absent, and nothing written."""
+    `empty`: the caller knows `df` has no rows; the table is made if absent, and nothing written.
+    `tag`: the commit's userMetadata (jobs.runs.run_tag)."""
     from delta.tables import DeltaTable
 
     path, created = ensure_table(spark, warehouse, name)
     if empty:   # a MERGE of no rows changes nothing, but still plans and runs its jobs (seconds)
         return path
     if created:  # nothing to match against: a plain append is the same, and cheaper
-        df.write.format("delta").mode("append").save(path)
+        _tagged(df.write.format("delta").mode("append"), tag).save(path)
         return path
     cond = " AND ".join(f"t.`{k}` <=> s.`{k}`" for k in MERGE_KEYS[name])
-    (DeltaTable.forPath(spark, path).alias("t").merge(df.alias("s"), cond)
-     .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute())
+    merge = (DeltaTable.forPath(spark, path).alias("t").merge(df.alias("s"), cond)
+             .whenMatchedUpdateAll().whenNotMatchedInsertAll())
+    if tag is None:
+        merge.execute()
+        return path
+    with _merge_lock:
+        spark.conf.set(USER_METADATA_CONF, tag)
+        try:
+            merge.execute()
+        finally:
+            spark.conf.unset(USER_METADATA_CONF)
     return path
+
+
+def _tagged(writer, tag: str | None):
+    return writer if tag is None else writer.option("userMetadata", tag)
 
 
 def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int | None]]:
@@ -551,25 +636,25 @@ def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int 
 
 
 def audited_before(spark: SparkSession, warehouse: str, clusters: list[str],
-                   windows: dict[str, tuple[int | None, int | None]]) -> dict[str, int | None]:
+                   windows: dict[str, tuple[int | None, int | None]],
+                   settled: dict[str, int | None] | None = None) -> dict[str, int | None]:
     """Which of `clusters` the warehouse's partition_timeline holds rows of already: cluster ->
     the highest controller epoch of its rows before this run's window (`windows`: cluster -> first
     and last event time; None when no row is before it, or the run has no event time). One
-    query: carried_state needs both, and each is otherwise a Spark job of its own."""
-    from delta.tables import DeltaTable
-
-    path = table_path(warehouse, "partition_timeline")
-    if not clusters or not DeltaTable.isDeltaTable(spark, path):
+    query: carried_state needs both, and each is otherwise a Spark job of its own. The tables are
+    read as readers see them (jobs.runs.read_settled; `settled`: their settled versions)."""
+    table = read_settled(spark, warehouse, "partition_timeline", settled) if clusters else None
+    if table is None:
         return {}
     starts = F.create_map(*[v for c in clusters for v in (F.lit(c), F.lit(windows.get(c, (None, None))[0]).cast("long"))])
-    held = (spark.read.format("delta").load(path).where(F.col("cluster").isin(clusters))
+    held = (table.where(F.col("cluster").isin(clusters))
             .groupBy("cluster").agg(F.max(F.when(F.unix_millis("valid_from") < starts[F.col("cluster")],
                                                  F.col("controller_epoch"))).alias("epoch")))
     return {r["cluster"]: r["epoch"] for r in sorted(held.collect())}
 
 
 def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
-                  before: dict[str, int | None]) -> DataFrame | None:
+                  before: dict[str, int | None], settled: dict[str, int | None] | None = None) -> DataFrame | None:
     """Where the audits the warehouse holds left each partition of the clusters audited `before`
     (audited_before: cluster -> the highest controller epoch of its rows before the window) before
     this run's window (`windows`: cluster -> first and last event time), as events the replay starts from,
@@ -581,8 +666,8 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     unclean-election settings they recorded last (ConfigObserved). So the
     nightly audit of a night's logs goes on from the night before.
     (state_machine.carried.carried_cluster builds the same from the core's rows.) None when
-    nothing is carried (no earlier rows, or an input without event times)."""
-    from delta.tables import DeltaTable
+    nothing is carried (no earlier rows, or an input without event times). The tables are read as
+    readers see them (jobs.runs.read_settled; `settled`: their settled versions)."""
     from pyspark.sql.window import Window
 
     starts = [(c, windows[c][0]) for c in before if c in windows and windows[c][0] is not None]
@@ -592,10 +677,10 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     carried = []
     for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
                                         ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
-        path = table_path(warehouse, name)
-        if not DeltaTable.isDeltaTable(spark, path):
+        table = read_settled(spark, warehouse, name, settled)
+        if table is None:
             continue
-        earlier = (spark.read.format("delta").load(path).join(bounds, "cluster")
+        earlier = (table.join(bounds, "cluster")
                    .where(F.unix_millis("valid_from") < F.col("_start")))
         latest_first = Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())
         last = earlier.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
@@ -665,7 +750,7 @@ def _sql_string(value: str) -> str:
 
 
 def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
-                   windows: dict[str, tuple[int | None, int | None]]) -> str:
+                   windows: dict[str, tuple[int | None, int | None]], tag: str | None = None) -> str:
     """Write a replayed table (`df`: this run's rows of `clusters`). For each cluster the run's
     rows replace the rows the table holds inside the run's time window (`windows`: cluster ->
     its input's first and last event time; rows with no time count as inside) and the rows
@@ -673,7 +758,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     that grew (the logs so far) replaces what it covers, and a re-run writes the same rows.
     The cluster's partitions are then numbered again (its rows before the window, this run's,
     its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
-    commit: an overwrite of the run's clusters (replaceWhere)."""
+    commit: an overwrite of the run's clusters (replaceWhere), its userMetadata `tag`."""
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
@@ -681,7 +766,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
     if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
         # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
-        df.write.format("delta").mode("overwrite").option("replaceWhere", theirs).save(path)
+        _tagged(df.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
         return path
     bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
     # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
@@ -699,22 +784,18 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
             .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
     if "valid_to" in df.columns:
         rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
-    (rows.select(*df.columns).write.format("delta").mode("overwrite")
-     .option("replaceWhere", theirs).save(path))
+    _tagged(rows.select(*df.columns).write.format("delta").mode("overwrite").option("replaceWhere", theirs),
+            tag).save(path)
     return path
 
 
 def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
-    """Temp views over every table present in the warehouse (for `controller-replay sql`)."""
-    from delta.tables import DeltaTable
-
-    found = []
-    for name in TABLES:
-        path = table_path(warehouse, name)
-        if DeltaTable.isDeltaTable(spark, path):
-            spark.read.format("delta").load(path).createOrReplaceTempView(name)
-            found.append(name)
-    return found
+    """Temp views over every table present in the warehouse (for `controller-replay sql`), each as
+    readers see it: the rows of complete runs only (jobs.runs.read_settled)."""
+    tables = readers_view(spark, warehouse)
+    for name, table in tables.items():
+        table.createOrReplaceTempView(name)
+    return list(tables)
 
 
 # ---------------------------------------------------------------- the run
@@ -752,7 +833,7 @@ def first_events(events: DataFrame) -> dict[str, list]:
 def era_check(ing: Ingested, asked_of) -> list[str]:
     """era_mismatches of every cluster. The event types each cluster holds (counted by the
     ingest) decide; only on a mismatch does one more pass find where each type first appears,
-    for the message (at 5M events that pass took 2.6 s of every run)."""
+    for the message (a pass over every event, paid only when the check fails)."""
     held: dict[str, list] = {}
     for cluster, event_type in ing.events_by_type:
         held.setdefault(cluster, []).append(E.Event(cluster=cluster, event_type=event_type))
@@ -786,6 +867,9 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     t0 = time.time()
     started = datetime.now(timezone.utc)
     cluster_eras(cfg)  # fail fast on a bad --kafka-version
+    check_warehouse(spark, cfg.warehouse, cfg.run_id)   # before anything is read
+    # Runs that died while writing are rolled back before this one reads what earlier runs left.
+    rolled_back, settled = settle(spark, cfg.warehouse, cfg.run_id, int(t0 * 1000))
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(cfg.max_records_per_batch))
     partitions = cfg.shuffle_partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
 
@@ -823,9 +907,10 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
     windows = time_windows(ing.profile)
+    repeats = seq_repeats(events) if ing.canonical else {}
     mark = time.time()   # the replay phase includes finding what earlier audits left (audited_before)
-    before = audited_before(spark, cfg.warehouse, clusters, windows)
-    carried, profile = carried_state(spark, cfg.warehouse, windows, before), ing.profile
+    before = audited_before(spark, cfg.warehouse, clusters, windows, settled)
+    carried, profile = carried_state(spark, cfg.warehouse, windows, before, settled), ing.profile
     if carried is not None:
         carried, carried_profile = materialize_profiled(carried, ("cluster", "event_type"), profile_aggregates())
         ing.cached.append(carried)
@@ -846,48 +931,71 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
 
     phases["output_gate"] = time.time() - mark
     mark = time.time()
-    writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows)
-              for name, df in tables.items()}
+    # Each commit is tagged with the run (jobs.runs): readers see none of them until the
+    # audit_runs row, written last, says the run is complete.
+    tag = run_tag(cfg.run_id, clusters)
+    # A run without events has no cluster's rows to replace: it writes its quarantine and its row.
+    writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows, tag)
+              for name, df in tables.items() if clusters}
     # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none counted, no row.
-    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, empty=quarantined == 0)
-    # The tables are independent Delta commits: written at once, one table's planning and commit
-    # (driver work) overlaps another's tasks.
-    with ThreadPoolExecutor(len(writes) + 1) as pool:
-        writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
-        counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
-            F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
-        paths = {name: w.result() for name, w in writing.items()}
-        stats = counted.result()
-    by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
-    n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
-    phases["write"] = time.time() - mark
-    duration = time.time() - t0
-    run_row = {
-        "run_id": cfg.run_id, "started_at": started, "duration_s": float(duration), "inputs": list(cfg.inputs),
-        "kafka_versions": json.dumps({"default": default_era, **eras, "chosen_by": era_why}, sort_keys=True),
-        "records_read": read, "lines_recognized": ing.lines_recognized, "records_quarantined": quarantined,
-        "counts_reconcile": read == ing.lines_recognized + quarantined, "events_replayed": replayed,
-        "events_deduplicated": ing.events_deduplicated, "input_files": json.dumps(ing.files, sort_keys=True),
-        **{name: json.dumps(by_cluster, sort_keys=True)
-           for name, by_cluster in _transaction_columns(ing.transactions).items()},
-        "partitions": n_partitions,
-        "violations_by_rule": json.dumps(by_rule, sort_keys=True),
-        "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
-        "versions": json.dumps(versions(), sort_keys=True),
-        "time_windows": json.dumps({c: [None if t is None else _utc(t) for t in span] for c, span in windows.items()},
-                                   sort_keys=True),
-        **{name: json.dumps({c: [[None if at is None else _utc(at), *rest] for at, *rest in changes]
-                             for c, changes in changes_of(ing.profile, name).items()}, sort_keys=True)
-           for name in RECORDED_CHANGES},
-    }
-    run_df = local_frame(spark, [run_row], table_struct("audit_runs"))
-    paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))
+    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine,
+                                              empty=quarantined == 0, tag=tag)
+    try:
+        paths, stats = _write_tables(writes, out)
+        by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
+        n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
+        phases["write"] = time.time() - mark
+        duration = time.time() - t0
+        row = {
+            "run_id": cfg.run_id, "started_at": started, "duration_s": float(duration), "inputs": list(cfg.inputs),
+            "kafka_versions": json.dumps({"default": default_era, **eras, "chosen_by": era_why}, sort_keys=True),
+            "records_read": read, "lines_recognized": ing.lines_recognized, "records_quarantined": quarantined,
+            "counts_reconcile": read == ing.lines_recognized + quarantined, "events_replayed": ing.events_count,
+            "events_deduplicated": ing.events_deduplicated, "input_files": json.dumps(ing.files, sort_keys=True),
+            **{name: json.dumps(by_cluster, sort_keys=True)
+               for name, by_cluster in _transaction_columns(ing.transactions).items()},
+            "partitions": n_partitions,
+            "violations_by_rule": json.dumps(by_rule, sort_keys=True),
+            "quality_gates": json.dumps({k: json.loads(g.to_json()) for k, g in gates.items()}),
+            "versions": json.dumps(versions(), sort_keys=True),
+            "time_windows": json.dumps({c: [None if t is None else _utc(t) for t in span] for c, span in windows.items()},
+                                       sort_keys=True),
+            **{name: json.dumps({c: [[None if at is None else _utc(at), *rest] for at, *rest in changes]
+                                 for c, changes in changes_of(ing.profile, name).items()}, sort_keys=True)
+               for name in RECORDED_CHANGES},
+            "rolled_back_runs": json.dumps(rolled_back, sort_keys=True),
+            "seq_repeats": json.dumps(repeats, sort_keys=True),
+        }
+        run_df = local_frame(spark, [row], table_struct("audit_runs"))
+        paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))
+    except BaseException as exc:
+        # Whatever this run committed goes: a run is whole or absent.
+        out.unpersist(), ing.release()
+        try:
+            repair(spark, cfg.warehouse, cfg.run_id, {cfg.run_id})
+        except Exception as undone:   # the next audit rolls it back (jobs.runs.settle); readers see none of it
+            exc.add_note(f"rolling back this run's commits failed too ({type(undone).__name__}); the next audit "
+                         "of the warehouse rolls them back, and until then no reader sees them")
+        raise
     out.unpersist()
     ing.release()
     return AuditSummary(cfg.run_id, read, replayed, quarantined, n_partitions, by_rule, paths, duration,
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
-                        windows={c: windows[c] for c in before}, carried=n_carried, transactions=ing.transactions)
+                        windows={c: windows[c] for c in before}, carried=n_carried, transactions=ing.transactions,
+                        rolled_back=rolled_back, seq_repeats=repeats)
+
+
+def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple[dict[str, str], list]:
+    """Run the tables' writes (each `committed`) and count the replay's output by kind and rule.
+    The tables are independent Delta commits: written at once, one table's planning and commit
+    (driver work) overlaps another's tasks."""
+    with ThreadPoolExecutor(len(writes) + 1) as pool:
+        writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
+        counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
+            F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
+        paths = {name: w.result() for name, w in writing.items()}
+        return paths, counted.result()
 
 
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:

@@ -720,6 +720,8 @@ class Ingested:
     # How the log events were put in recorded order: "pieces" (in_recorded_order found each
     # cluster's pieces following one another), "sort" (the global sort), None (no log event).
     log_order: str | None = None
+    # Does `events` hold canonical events (their seq given by the input, not numbered here)?
+    canonical: bool = False
 
     @property
     def events_by_type(self) -> dict[tuple, int]:
@@ -877,7 +879,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
             cached.append(all_events)
     counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
     return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order)
+                    counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order,
+                    some_canonical)
 
 
 def _copies(pieces: list[tuple], clusters: dict[str, str], default_cluster: str | None) -> dict[str, str]:

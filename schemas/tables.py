@@ -120,6 +120,12 @@ AUDIT_RUNS = (
                                                "events read from its records (replayed: the active controller applied "
                                                "them; an abort in a later input does not undo their rows)]. Null on runs "
                                                "recorded before this column."),
+    Field("rolled_back_runs", "string", True, "Runs that had died while writing their tables, rolled back by this run "
+                                              "before it read them, as JSON: run id -> the tables their rows were "
+                                              "taken from. Null on runs recorded before this column."),
+    Field("seq_repeats", "string", True, "Per cluster, how many canonical events hold a seq another event of the "
+                                         "cluster holds, as JSON (the order among events of one seq is not "
+                                         "defined). Null on runs recorded before this column."),
 )
 
 TABLES: dict[str, tuple[Field, ...]] = {

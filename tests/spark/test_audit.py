@@ -104,10 +104,10 @@ def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_p
     assert leader.count() > 0
 
 
-def test_a_table_that_cannot_be_written_stops_the_audit_after_the_others_are_written(spark, tmp_path, monkeypatch):
+def test_a_table_that_cannot_be_written_stops_the_audit_and_the_others_are_rolled_back(spark, tmp_path, monkeypatch):
     """The tables are written at the same time, each its own commit: one that fails (here the
-    first in order) stops the audit naming it, the others hold the run's rows, and no audit_runs
-    row claims the run."""
+    first in order) stops the audit naming it; the others had committed the run's rows, and the
+    run takes them back (a run is whole or absent): no row of it, no audit_runs row."""
     import jobs.audit as audit
 
     inputs = tmp_path / "in"
@@ -125,12 +125,15 @@ def test_a_table_that_cannot_be_written_stops_the_audit_after_the_others_are_wri
     monkeypatch.setattr(audit, "write_replayed", write_replayed)
     warehouse = tmp_path / "wh"
     with pytest.raises(AuditError, match="table partition_timeline"):
-        run(spark, AuditConfig(inputs=[str(inputs)], warehouse=str(warehouse)))
-    assert sorted(p.name for p in warehouse.iterdir()) == ["quarantine", "replica_timeline", "violations"]
-    got = table(spark, warehouse, "violations").select("rule", "seq")
-    assert_df_equality(got, spark.createDataFrame([(t["rule"], t["seq"]) for t in truth], got.schema),
-                       ignore_row_order=True, ignore_nullable=True)
-    assert table(spark, warehouse, "replica_timeline").where("cluster = 'lost'").count() > 0
+        run(spark, AuditConfig(inputs=[str(inputs)], warehouse=str(warehouse), run_id="lost-run"))
+    assert not (warehouse / "audit_runs").exists()
+    for name in ("replica_timeline", "violations"):
+        operations = [(r["operation"], r["userMetadata"] or "") for r in
+                      DeltaTable.forPath(spark, str(warehouse / name)).history().orderBy("version").collect()]
+        # Made, written by the run, then written back by its rollback.
+        assert [op for op, _ in operations][1:] == ["WRITE", "WRITE"]
+        assert '"run_id": "lost-run"' in operations[1][1] and '"repair_of": ["lost-run"]' in operations[2][1]
+        assert table(spark, warehouse, name).where("cluster = 'lost'").count() == 0
 
 
 REPLAYED = ("partition_timeline", "replica_timeline", "violations")
