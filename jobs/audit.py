@@ -169,17 +169,23 @@ class AuditError(RuntimeError):
 
 def check_warehouse(spark: SparkSession, warehouse: str, run_id: str) -> None:
     """The warehouse is a folder this run can write in, or can be made one: found before any input
-    is read, not after the whole run."""
+    is read, not after the whole run. A folder made to find out is removed again (a run that
+    stops before it writes leaves nothing)."""
     jvm = spark.sparkContext._jvm
     path = jvm.org.apache.hadoop.fs.Path(table_path(warehouse, ""))
     try:
         fs = path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
         if fs.exists(path) and not fs.getFileStatus(path).isDirectory():
             raise AuditError(f"--warehouse {warehouse}: a file, not a folder")
+        made = None if fs.exists(path) else path   # the highest folder this check makes
+        while made is not None and made.getParent() is not None and not fs.exists(made.getParent()):
+            made = made.getParent()
         probe = jvm.org.apache.hadoop.fs.Path(path, f"_probe-{run_id}")
         fs.mkdirs(path)
         fs.create(probe, True).close()
         fs.delete(probe, False)
+        if made is not None:
+            fs.delete(made, True)
     except Exception as exc:
         if isinstance(exc, AuditError):
             raise

@@ -122,7 +122,8 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
     spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse, extra_conf=READ_ONLY_CONF)
     try:
-        spark.sparkContext.setLogLevel("ERROR")
+        # A failed task logs its executor's stack trace at ERROR; the statement's error is printed below.
+        spark.sparkContext.setLogLevel("FATAL")
         lock_down(spark)
         if not register_tables(spark, args.warehouse):
             print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
