@@ -52,6 +52,12 @@ def seen(spark, warehouse: Path) -> dict[str, list[str]]:
     return out
 
 
+def commits(spark, warehouse: Path) -> list:
+    """Every tagged commit of the run tables, as (table, jobs.runs.Commit)."""
+    return [(name, c) for name in RUN_TABLES if Path(table_path(str(warehouse), name)).exists()
+            for c in table_history(spark, table_path(str(warehouse), name))]
+
+
 def on_disk(spark, warehouse: Path) -> dict[str, list[str]]:
     """The rows the tables' latest versions hold, as `seen` lists them."""
     return {name: sorted(map(repr, spark.read.format("delta").load(table_path(str(warehouse), name))
@@ -77,18 +83,20 @@ def main() -> int:
     k = 0
     while True:
         k += 1
+        before = commits(spark, warehouse)
         rc, took = audit(args.input, warehouse, kill_after=k)
         if rc == 0:
             print(f"kill after commit {k}: the run made fewer commits and completed ({took:.0f}s)", flush=True)
             break
-        runs = {c.run for name in RUN_TABLES for c in table_history(spark, table_path(str(warehouse), name)) if c.run}
+        made = [c for _, c in set(commits(spark, warehouse)) - set(before)]
+        repairs, own = sum(bool(c.repair_of) for c in made), sum(c.run is not None for c in made)
         now = seen(spark, warehouse)
         whole = {n: v for n, v in now.items() if n != "runs complete"} == {n: v for n, v in reference.items()
                                                                            if n != "runs complete"}
         failed += not whole
-        print(f"kill after commit {k}: rc {rc} (SIGKILL), {took:.0f}s; runs with commits {len(runs)}, "
-              f"runs complete {len(now['runs complete'])}; readers see the reference: {'yes' if whole else 'NO'}",
-              flush=True)
+        print(f"kill after commit {k}: rc {rc} (SIGKILL), {took:.0f}s; it made {repairs} commits rolling back the "
+              f"run killed before it and {own} of its own; runs complete {len(now['runs complete'])}; readers see "
+              f"the reference: {'yes' if whole else 'NO'}", flush=True)
     rc, took = audit(args.input, warehouse)
     final = seen(spark, warehouse)
     same = {n: v for n, v in final.items() if n != "runs complete"} == {n: v for n, v in reference.items()

@@ -598,16 +598,12 @@ USER_METADATA_CONF = "spark.databricks.delta.commitInfo.userMetadata"
 _merge_lock = threading.Lock()
 
 
-def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, empty: bool = False,
-               tag: str | None = None) -> str:
+def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, tag: str | None = None) -> str:
     """MERGE on the table's natural key: rows of a re-run update in place, new rows insert.
-    `empty`: the caller knows `df` has no rows; the table is made if absent, and nothing written.
     `tag`: the commit's userMetadata (jobs.runs.run_tag)."""
     from delta.tables import DeltaTable
 
     path, created = ensure_table(spark, warehouse, name)
-    if empty:   # a MERGE of no rows changes nothing, but still plans and runs its jobs (seconds)
-        return path
     if created:  # nothing to match against: a plain append is the same, and cheaper
         _tagged(df.write.format("delta").mode("append"), tag).save(path)
         return path
@@ -943,11 +939,15 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     # A run without events has no cluster's rows to replace: it writes its quarantine and its row.
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows, tag)
               for name, df in tables.items() if clusters}
-    # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none counted, no row.
-    writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine,
-                                              empty=quarantined == 0, tag=tag)
+    # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none
+    # counted, no row, and no commit (the table is made if absent).
+    if quarantined:
+        writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, tag=tag)
+    else:
+        ensure_table(spark, cfg.warehouse, "quarantine")
     try:
         paths, stats = _write_tables(writes, out)
+        paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))
         by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
         n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
         phases["write"] = time.time() - mark
