@@ -1,5 +1,5 @@
 # Thin aliases; the scripts are the source of truth (CI runs .ci/run).
-.PHONY: setup test clean
+.PHONY: setup test test-all clean
 
 setup:
 	bash scripts/setup.sh
@@ -7,6 +7,12 @@ setup:
 # make test ARGS="-m spark -x"
 test:
 	bash .ci/run $(ARGS)
+
+# CI records the newest Kafka release of each mode on live clusters; this records every release's
+# (KAFKA_SCENARIOS=all). Run `make test-all` before a change to tests/kafka_cluster/ or to the
+# ingest's catalogue.
+test-all:
+	KAFKA_SCENARIOS=all bash .ci/run $(ARGS)
 
 # Keeps .cache/jars (re-fetching needs the network); rm -rf .cache for that.
 clean:

@@ -2,6 +2,53 @@ from pathlib import Path
 
 import pytest
 
+# Session fixtures that more than one file reads, and those files. Each pytest-xdist worker builds
+# the session fixtures its own tests ask for: .ci/run's scheduler (below) sends the files of one
+# of these to one worker, which builds the fixture once (a file left out may build it again).
+SHARED_BY = {"samples_audit": ("tests/spark/test_real_samples.py", "tests/spark/test_standalone_cluster.py")}
+# The order the work goes out to the workers: the longest first, the short files filling in after
+# (a long file that starts last is the run's tail). A file goes out with the first of these that
+# one of its tests is marked with or asks for as a fixture; the files with none go last.
+FIRST_OUT = ("kafka", "slow", "spark")
+
+
+def _work_unit(path: str) -> str:
+    """What a test file runs on one worker with: the SHARED_BY fixture it reads, or itself alone."""
+    return next((name for name, files in SHARED_BY.items() if path in files), path)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, a shared fixture's files one unit of work. (--dist loadgroup's xdist_group
+    marks would say so, but xdist 3.8 marks a test by rewriting its node id, which pytest 9.2 no
+    longer reads: the groups are silently ignored, pytest-dev/pytest-xdist#1386.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _work_unit(super()._split_scope(nodeid))
+
+    return SharedFixtureScheduling(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The units of work in FIRST_OUT's order, which .ci/run keeps (--no-loadscope-reorder: xdist
+    would order them by their number of tests)."""
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    first_out: dict[str, int] = {}
+    for path, tests in files.items():
+        names = {m.name for t in tests for m in t.iter_markers()} | {f for t in tests for f in t.fixturenames}
+        rank = min((FIRST_OUT.index(n) for n in names & set(FIRST_OUT)), default=len(FIRST_OUT))
+        unit = _work_unit(path)
+        first_out[unit] = min(first_out.get(unit, rank), rank)
+    order = {unit: i for i, unit in enumerate(sorted(first_out, key=first_out.get))}
+    items.sort(key=lambda item: order[_work_unit(item.nodeid.split("::", 1)[0])])
+
+
 # The suite's JVM (one per pytest process: .ci/run's two xdist workers have one each) runs
 # hundreds of audits. It keeps no more query history than a failure report needs, and a larger
 # heap than a single run: late in the suite, with the standalone cluster on the same cores, a 4g

@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from state_machine.eras import parse_version
+
 from .harness import KRAFT3_VERSION, KRAFT40_VERSION, KRAFT_FEATURES, KRAFT_VERSION, ZK08_VERSION, ZK09_VERSION, ZK010_VERSION, ZK011_VERSION, ZK10_VERSION, ZK24_VERSION, ZK2_VERSION, ZK_VERSION, Cluster, KRaftCluster, ZkCluster, parse_describe
 from .scenarios import ELR_FEATURE, HISTORIES, Recorder, now_iso, parse_final
 
@@ -71,6 +73,32 @@ SCENARIOS: dict[str, Scenario] = {
     "kraft-4.0-ops": Scenario("kraft", KRAFT40_VERSION, "INFO", "ops", (f"{ELR_FEATURE}=1",)),
     "kraft-4.0-elr": Scenario("kraft", KRAFT40_VERSION, "INFO", "elr", (f"{ELR_FEATURE}=1",)),
 }
+
+
+def newest_of_each_mode() -> list[str]:
+    """The main history on each mode's newest release, at its most detailed level (TRACE over
+    INFO): the scenarios a test run records on live clusters unless asked for more."""
+    def rank(name: str) -> tuple:
+        s = SCENARIOS[name]
+        return parse_version(s.version), s.log_level == "TRACE"
+
+    main = [name for name, s in SCENARIOS.items() if s.history == "main"]
+    return sorted(max((n for n in main if SCENARIOS[n].mode == mode), key=rank) for mode in ("zk", "kraft"))
+
+
+def live_scenarios(selection: str | None) -> list[str]:
+    """The scenarios to record, by KAFKA_SCENARIOS: unset or empty, the newest of each mode (CI);
+    "all", every one (`make test-all`); or names, comma-separated."""
+    if not selection:
+        return newest_of_each_mode()
+    if selection == "all":
+        return sorted(SCENARIOS)
+    names = [n.strip() for n in selection.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(SCENARIOS))
+    if unknown:
+        raise ValueError(f"KAFKA_SCENARIOS: no scenario {', '.join(unknown)} (all, or some of {', '.join(sorted(SCENARIOS))})")
+    return sorted(set(names))
+
 
 LOG_FILES = ("state-change.log", "controller.log", "server.log")
 
