@@ -1,6 +1,11 @@
+import os
 from pathlib import Path
 
 import pytest
+
+# Every Spark JVM a test starts (the suite's session, a `controller-replay` run's) reads
+# tests/spark-conf/spark-defaults.conf, unless SPARK_CONF_DIR names another.
+os.environ.setdefault("SPARK_CONF_DIR", str(Path(__file__).resolve().parent / "spark-conf"))
 
 # Session fixtures that more than one file reads, and those files. Each pytest-xdist worker builds
 # the session fixtures its own tests ask for: .ci/run's scheduler (below) sends the files of one
