@@ -9,10 +9,11 @@ test:
 	bash .ci/run $(ARGS)
 
 # CI records the newest Kafka release of each mode on live clusters; this records every release's
-# (KAFKA_SCENARIOS=all). Run `make test-all` before a change to tests/kafka_cluster/ or to the
-# ingest's catalogue.
+# (KAFKA_SCENARIOS=all), and the property tests that take their number of examples from the
+# Hypothesis profile draw all of them (HYPOTHESIS_PROFILE=all). Run `make test-all` before a
+# change to tests/kafka_cluster/ or to the ingest's catalogue.
 test-all:
-	KAFKA_SCENARIOS=all bash .ci/run $(ARGS)
+	KAFKA_SCENARIOS=all HYPOTHESIS_PROFILE=all bash .ci/run $(ARGS)
 
 # Keeps .cache/jars (re-fetching needs the network); rm -rf .cache for that.
 clean:

@@ -2,10 +2,17 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # Every Spark JVM a test starts (the suite's session, a `controller-replay` run's) reads
 # tests/spark-conf/spark-defaults.conf, unless SPARK_CONF_DIR names another.
 os.environ.setdefault("SPARK_CONF_DIR", str(Path(__file__).resolve().parent / "spark-conf"))
+
+# Hypothesis profiles: CI runs hypothesis' default; `make test-all` loads "all" (HYPOTHESIS_PROFILE=all).
+# The property tests that draw the most examples take their number from the profile (they set no
+# max_examples of their own): 100 in CI, 1000 under "all".
+settings.register_profile("all", max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # Session fixtures that more than one file reads, and those files. Each pytest-xdist worker builds
 # the session fixtures its own tests ask for: .ci/run's scheduler (below) sends the files of one

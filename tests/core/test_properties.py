@@ -14,8 +14,9 @@ from state_machine.cluster import replay_cluster
 from state_machine.eras import ERAS
 from state_machine.generator import FAULTS, SimConfig, simulate
 
-HISTORIES_PER_ERA = 1000
-PROFILE = settings(max_examples=HISTORIES_PER_ERA, deadline=None, derandomize=True, database=None,
+# Histories per era: the Hypothesis profile's number (tests/conftest.py), 100 in CI and 1000 under
+# `make test-all`.
+PROFILE = settings(deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
 fault_mixes = st.dictionaries(st.sampled_from(sorted(FAULTS)), st.integers(1, 3), min_size=1)
