@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, NamedTuple
 from state_machine import events as E
 from state_machine.eras import Era
 from state_machine.events import Event
-from state_machine.replay import ON_ISR_UPDATE_FAILED, PartitionReplay, ReplayResult, handlers_for
+from state_machine.replay import PartitionReplay, ReplayResult
 from state_machine.states import PartitionState as P
 
 PartitionKey = tuple[str, int]
@@ -176,21 +176,13 @@ def replay_cluster(cluster: str, events: list[Event], era: Era) -> dict[Partitio
     by_topic = {topic: [replays[k] for k in keys] for topic, keys in routing.by_topic.items()}
     by_broker = {b: [replays[k] for k in keys] for b, keys in routing.by_broker.items()}
     retiring = _Retirement(routing, replays)
-    handlers = handlers_for(era)
     last_topic = last_partition = None
     for i, (e, (t, topic, partition)) in enumerate(zip(events, map(_ROUTING_FIELDS, events))):
         if partition is not None and t not in _ROUTED_BY_TYPE:  # scope(e) == "partition"
             if partition != last_partition or topic != last_topic:  # else: the same partition again
                 rp = replays[(topic, partition)]
                 last_topic, last_partition = topic, partition
-            # rp.feed(e), inlined (it runs for nearly every event)
-            handler = handlers.get(t)
-            if handler is None:
-                rp.feed(e)  # raises: not replayable in this era
-            rp.events_replayed += 1
-            if rp.isr_proposal is not None and handler is not ON_ISR_UPDATE_FAILED:
-                rp.commit_isr_proposal()
-            handler(rp, e)
+            rp.feed(e)
             continue
         s = scope(e)
         if s == "broker":
@@ -207,12 +199,6 @@ def replay_cluster(cluster: str, events: list[Event], era: Era) -> dict[Partitio
             targets = by_topic.get(e.topic, ())
         else:
             targets = (replays[(e.topic, e.partition)],)
-        handler = handlers.get(t)
         for target in targets:
-            if handler is None:
-                target.feed(e)  # raises: not replayable in this era
-            target.events_replayed += 1  # target.feed(e), inlined as above
-            if target.isr_proposal is not None:
-                target.commit_isr_proposal()
-            handler(target, e)
+            target.feed(e)
     return {key: ReplayResult(*rp.finish()) for key, rp in replays.items()}
