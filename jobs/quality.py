@@ -28,7 +28,9 @@ an array column, and boolean columns for row-level invariants (null where the ru
 does not apply: column-value expectations skip nulls).
 
 Cost: GE on Spark turns the column-value expectations into one aggregate query per
-column domain (a handful of Spark jobs per DataFrame). Example values are only fetched
+column domain and round of its metrics (a handful of Spark jobs per DataFrame, whatever
+the number of expectations): the output tables are validated as one frame, side by side
+(`_output_frame`), not one validation each. Example values are only fetched
 for the expectations that failed (`_Gate.run`), with ``limit(PARTIAL_UNEXPECTED)``
 queries: no table is ever collected to the driver.
 
@@ -192,9 +194,10 @@ class _Gate:
         self.suite = context.suites.add(gx.ExpectationSuite(name=name, expectations=expectations))
         self.by_id = {e.id: e for e in self.suite.expectations}
 
-    def run(self, df: "DataFrame", persist: bool = False) -> list[dict]:
+    def run(self, df: "DataFrame", persist: bool = False, details: bool = True) -> list[dict]:
         """Validate `df` against the suite: one GE validation, plus one of just the
-        failed expectations when there are any.
+        failed expectations when there are any (`details`; without it a failed
+        expectation's result says only that it failed).
 
         The first asks GE for success only (BOOLEAN_ONLY): GE then computes the
         column-value expectations as one Spark aggregate per column domain and plans
@@ -205,9 +208,9 @@ class _Gate:
         that hold them. `persist`: cache the frame for the two (for frames that are
         costly to recompute: GE runs a few queries on it)."""
         with _RUN_LOCK:   # the gates share one GE execution engine (one active batch)
-            return self._run(df, persist)
+            return self._run(df, persist, details)
 
-    def _run(self, df: "DataFrame", persist: bool) -> list[dict]:
+    def _run(self, df: "DataFrame", persist: bool, details: bool) -> list[dict]:
         import great_expectations as gx
         from great_expectations.expectations.expectation import ColumnMapExpectation
 
@@ -218,7 +221,7 @@ class _Gate:
             res = batch.validate(self.suite, result_format={"result_format": "BOOLEAN_ONLY"})
             outcome = {r.expectation_config.id: r for r in res.results}
             failed = [eid for eid in self.by_id if eid not in outcome or not outcome[eid].success]
-            if failed:
+            if failed and details:
                 keys = [k for k in self.row_keys if k in df.columns]
                 fmt: dict[str, Any] = {"result_format": "SUMMARY" if keys else "BASIC",
                                        "partial_unexpected_count": PARTIAL_UNEXPECTED,
@@ -240,8 +243,9 @@ class _Gate:
         for eid, expectation in self.by_id.items():
             evr = outcome.get(eid)
             if evr is None:   # not expected: GE returns one result per expectation
-                results.append({"table": self.name, "expectation_type": expectation.expectation_type,
-                                "column": getattr(expectation, "column", None), "success": False,
+                table, column = _table_column(self.name, expectation.configuration)
+                results.append({"table": table, "expectation_type": expectation.expectation_type,
+                                "column": column, "success": False,
                                 "exception": "no result from Great Expectations"})
                 continue
             r = _result_dict(self.name, evr, keys)
@@ -251,12 +255,20 @@ class _Gate:
         return [json.loads(_js(r)) for r in results]
 
 
-def _result_dict(table: str, evr, keys: list[str]) -> dict:
+def _table_column(gate: str, cfg) -> tuple[str, str | None]:
+    """The table and column an expectation is about: the gate's frame and the expectation's
+    column, or, for the combined output gate, what its ``meta`` names (`_output_expectations`)."""
+    meta = cfg.meta or {}
+    return meta.get("table", gate), meta.get("column", cfg.kwargs.get("column"))
+
+
+def _result_dict(gate: str, evr, keys: list[str]) -> dict:
     cfg = evr.expectation_config
+    table, column = _table_column(gate, cfg)
     out: dict[str, Any] = {
         "table": table,
         "expectation_type": cfg.type,
-        "column": cfg.kwargs.get("column"),
+        "column": column,
         "kwargs": {k: v for k, v in cfg.kwargs.items() if k not in ("batch_id", "column")},
         "description": cfg.description,
         "success": bool(evr.success),
@@ -323,6 +335,7 @@ def _gates() -> dict[str, _Gate]:
             datasource = context.data_sources.add_spark(name="controller_replay", persist=False)
             _GATES = {name: _Gate(context, datasource, name, build(), ROW_KEYS[name])
                       for name, build in _SUITES.items()}
+            _GATES[OUTPUT_SUITE] = _Gate(context, datasource, OUTPUT_SUITE, _output_expectations(), ())
         return _GATES
 
 
@@ -423,6 +436,24 @@ _SUITES: dict[str, Callable[[], list]] = {
     "violations": _violations_expectations,
     "quarantine": _quarantine_expectations,
 }
+OUTPUT_TABLES = ("partition_timeline", "replica_timeline", "violations", "quarantine")
+
+
+def _output_column(table: str, expectation) -> str:
+    """The combined output frame's column for one table's expectation (`_output_frame`)."""
+    suffix = "__not_null" if expectation.expectation_type == "expect_column_values_to_not_be_null" else ""
+    return f"{table}__{expectation.column}{suffix}"
+
+
+def _output_expectations() -> list:
+    """Every output table's expectations, each on its column of the combined frame, with the
+    table and column it is about in its ``meta`` (the results name those)."""
+    out = []
+    for table in OUTPUT_TABLES:
+        for e in _SUITES[table]():
+            kwargs = {**e.configuration.kwargs, "column": _output_column(table, e)}
+            out.append(type(e)(**kwargs, description=e.description, meta={"table": table, "column": e.column}))
+    return out
 
 
 # --------------------------------------------------------------------------- derived columns
@@ -469,6 +500,35 @@ def _partition_timeline_frame(pt: "DataFrame", violations: "DataFrame") -> "Data
                F.col("valid_from") <= F.col("valid_to")))
 
 
+def _output_frame(frames: dict[str, "DataFrame"], expectations: list) -> "DataFrame":
+    """The output tables as one frame, a row per table row: for each expectation of table T
+    on column C, a column ``T__C`` with C's values on T's rows and null on the others (GE's
+    column-value expectations skip nulls), or for a not-null expectation ``T__C__not_null``,
+    null exactly on T's rows where C is null."""
+    from pyspark.sql import functions as F
+
+    from pyspark.sql.types import StringType
+
+    # A table not given (None: not checked) has no row: its columns are there, all null, and its
+    # results are left out (validate_output).
+    columns = [(e.meta["table"], e.meta["column"], e.column) for e in expectations]
+    types = {(t, c): frames[t].schema[c].dataType if t in frames else StringType() for t, c, _ in columns}
+    parts = []
+    for table, df in frames.items():
+        cols = []
+        for t, c, name in columns:
+            if name.endswith("__not_null"):
+                value = F.when(F.col(c).isNull(), F.lit(None)).otherwise(F.lit(1)) if t == table else F.lit(1)
+            else:
+                value = F.col(c) if t == table else F.lit(None).cast(types[(t, c)])
+            cols.append(value.alias(name))
+        parts.append(df.select(*cols))
+    combined = parts[0]
+    for part in parts[1:]:
+        combined = combined.union(part)
+    return combined
+
+
 # --------------------------------------------------------------------------- API
 
 
@@ -487,17 +547,26 @@ def validate_output(
     violations: "DataFrame",
     quarantine: "DataFrame | None",
 ) -> GateResult:
-    """Suite ``output_tables``: one validation per table, results in this order;
+    """Suite ``output_tables``: each table's expectations, results in OUTPUT_TABLES' order;
     replica_timeline and quarantine may be None (not checked). As for validate_input,
-    the tables should be cached or cheap to recompute; partition_timeline is joined
-    with the violations and cached here for its validation."""
+    the tables should be cached or cheap to recompute.
+
+    One GE validation of one frame, the four tables side by side (`_output_frame`): GE's
+    queries per validation are few and the same for any number of expectations, so four
+    validations cost four times one. When an expectation fails, its table is validated
+    again on its own frame, for the counts, values and row keys of what failed."""
+    frames = {"partition_timeline": _partition_timeline_frame(partition_timeline, violations),
+              "replica_timeline": replica_timeline, "violations": violations, "quarantine": quarantine}
+    frames = {table: df for table, df in frames.items() if df is not None}
     gates = _gates()
-    # Two joins: cached while GE queries it, not recomputed for each query.
-    results = gates["partition_timeline"].run(_partition_timeline_frame(partition_timeline, violations),
-                                              persist=True)
-    if replica_timeline is not None:
-        results += gates["replica_timeline"].run(replica_timeline)
-    results += gates["violations"].run(violations)
-    if quarantine is not None:
-        results += gates["quarantine"].run(quarantine)
+    # Joins and a union: cached while GE queries it, not recomputed for each query.
+    combined = gates[OUTPUT_SUITE].run(_output_frame(frames, gates[OUTPUT_SUITE].suite.expectations),
+                                       persist=True, details=False)
+    failed = {r["table"] for r in combined if not r["success"]}
+    results = []
+    for table, df in frames.items():
+        if table in failed:
+            results += gates[table].run(df, persist=table == "partition_timeline")
+        else:
+            results += [r for r in combined if r["table"] == table]
     return GateResult(OUTPUT_SUITE, all(r["success"] for r in results), results)

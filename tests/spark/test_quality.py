@@ -184,17 +184,18 @@ GOOD_VIOLATIONS = [_violation(0, 5, "UNCLEAN_LEADER_ELECTION", "info"), REPORTED
 GOOD_QUARANTINE = [_quarantined(3, "malformed JSON: Expecting value at column 1")]
 
 
-def _output(spark, timeline=(), violations=GOOD_VIOLATIONS, quarantine=()):
+def _frame(spark, table, rows):
+    return spark.createDataFrame(list(rows), table_struct(table))
+
+
+def _output(spark, timeline=(), violations=GOOD_VIOLATIONS, quarantine=(), violations_frame=None):
     from jobs import quality
 
-    def df(table, rows):
-        return spark.createDataFrame(list(rows), table_struct(table))
-
     return quality.validate_output(
-        df("partition_timeline", GOOD_TIMELINE + list(timeline)),
-        df("replica_timeline", GOOD_REPLICAS),
-        df("violations", violations),
-        df("quarantine", GOOD_QUARANTINE + list(quarantine)),
+        _frame(spark, "partition_timeline", GOOD_TIMELINE + list(timeline)),
+        _frame(spark, "replica_timeline", GOOD_REPLICAS),
+        violations_frame if violations_frame is not None else _frame(spark, "violations", violations),
+        _frame(spark, "quarantine", GOOD_QUARANTINE + list(quarantine)),
     )
 
 
@@ -212,8 +213,8 @@ def test_valid_output_passes(spark):
 
 @pytest.fixture(scope="module")
 def broken_output(spark):
-    """The valid output with three faults, validated once for the tests below (each
-    validate_output is 4 GE validations): the LEADER_NOT_IN_ISR violation of seq 6 is
+    """The valid output with three faults, validated once for the tests below (a failing
+    validate_output validates each failing table again): the LEADER_NOT_IN_ISR violation of seq 6 is
     gone, a row ends before it starts, two quarantined records have no reason."""
     # A LEADER_NOT_IN_ISR of another seq and another rule on seq 6 excuse nothing.
     violations = [_violation(0, 5, "UNCLEAN_LEADER_ELECTION", "info"), _violation(1, 2, "LEADER_NOT_IN_ISR"),
@@ -252,3 +253,20 @@ def test_quarantine_row_with_empty_reason_fails(broken_output):
     r = _by_column(broken_output, "reason")
     assert r["table"] == "quarantine" and r["unexpected_count"] == 2
     assert sorted(row["source_line"] for row in r["unexpected_rows"]) == [4, 5]
+
+
+def test_a_null_in_one_table_fails_that_table_only(spark):
+    """The output tables are validated side by side in one frame: a not-null expectation of
+    one table sees that table's rows only, and what failed is counted on the table itself."""
+    from pyspark.sql import functions as F
+
+    violations = _frame(spark, "violations", GOOD_VIOLATIONS + [_violation(2, 7, "UNEXPECTED_LEADER")])
+    # The table's schema holds rule NOT NULL: the null comes from a projection, as a bug would make it.
+    result = _output(spark, violations_frame=violations.withColumn("rule", F.when(F.col("seq") != 7, F.col("rule"))))
+    assert _failed(result) == {("expect_column_values_to_not_be_null", "rule")}
+    r = _by_column(result, "rule")
+    assert r["table"] == "violations" and r["unexpected_count"] == 1 and r["element_count"] == 3
+    assert r["unexpected_rows"] == [{"cluster": C, "topic": T, "partition": 0, "seq": 7, "rule": None}]
+    # The other tables' results are the side-by-side validation's, all passed.
+    assert {x["table"] for x in result.results if x["success"]} == {
+        "partition_timeline", "replica_timeline", "violations", "quarantine"}
