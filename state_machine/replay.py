@@ -30,8 +30,8 @@ from state_machine import events as E
 from state_machine.checks import RULES, Severity, Violation
 from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, provenance
-from state_machine.selectors import (Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput, last_known_leader,
-                                     select)
+from state_machine.selectors import (Election, ElectionFailure, ElectionKind, FailureReason, SelectorInput,
+                                     is_valid_new_leader, last_known_leader, select)
 from state_machine.states import (NO_LEADER, NO_LEADER_CHANGE, REPLICA_STATES_BY_NAME, PartitionState, ReplicaState,
                                   partition_state, replica_state)
 
@@ -488,7 +488,7 @@ class PartitionReplay:
         live = self.live if self.liveness_complete else self._presumed_live()
         eligible = live - shutting_down if shutting_down else live  # _eligible(), inlined
         return _new_tuple(SelectorInput, (self.replicas, self.isr, self.leader, eligible, shutting_down,
-                                          self.reassignment_target, allowed))
+                                          self.reassignment_target, allowed, self.elr, self.last_known_elr))
 
     def _is_stale(self, event: Event) -> bool:
         """A decision under an older controller epoch than one seen: a zombie controller."""
@@ -1528,7 +1528,9 @@ class PartitionReplay:
         if elected:
             # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
             # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
-            self.elected_from_elr = leader not in prev_isr and leader in elr_then
+            # The target ISR it elected from is not in the record: a leader from outside the
+            # previous ISR was a valid new leader only if that target ISR was empty.
+            self.elected_from_elr = leader not in prev_isr and is_valid_new_leader(leader, (), elr_then)
             # KAFKA-19212: a reassignment's completion can add the new preferred leader to the ISR in
             # the change that elects it; an unclean election leaves the leader alone in the ISR.
             self.elected_into_isr = (leader not in prev_isr and not self.elected_from_elr and record.isr is not None
@@ -1539,7 +1541,8 @@ class PartitionReplay:
             self.elected_from_elr = self.elected_into_isr = False
         if elected and not self.elected_from_elr:
             last_known = last_known_leader(prev_isr, elr_then, prev_last_known) == leader
-            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known)
+            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known,
+                                       elr_then, prev_last_known)
         elif leader >= 0 and leader not in isr:
             self._leader_not_in_isr(record, leader, isr)
         if leader_present:
@@ -1596,7 +1599,7 @@ class PartitionReplay:
         return ElectionKind.offline
 
     def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader,
-                              last_known: bool = False) -> None:
+                              last_known: bool = False, elr=(), last_known_elr=()) -> None:
         acceptable = self._eligible()
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             if not self.elected_into_isr:
@@ -1623,7 +1626,8 @@ class PartitionReplay:
             return
         forced = prev_leader < 0 or prev_leader not in acceptable or prev_leader not in isr
         if self.liveness_known and forced:
-            s = SelectorInput(replicas, isr, prev_leader, acceptable, self.shutting_down, replicas, False)
+            s = SelectorInput(replicas, isr, prev_leader, acceptable, self.shutting_down, replicas, False,
+                              elr, last_known_elr)
             expected = select(ElectionKind.offline, self.era, s)
             if isinstance(expected, Election) and expected.leader != leader:
                 self._violate("UNEXPECTED_LEADER", record, None,

@@ -157,11 +157,19 @@ def last_known_leader(target_isr: Ids, elr: Ids, last_known_elr: Ids) -> int | N
     return last_known_elr[0] if not target_isr and not elr and len(last_known_elr) == 1 else None
 
 
+def is_valid_new_leader(replica: int, target_isr: Ids, elr: Ids, acceptable: Collection[int] | None = None) -> bool:
+    """PartitionChangeBuilder.isValidNewLeader (Kafka 3.9.0,
+    metadata/src/main/java/org/apache/kafka/controller/PartitionChangeBuilder.java), KIP-966's
+    rule, the one predicate every KRaft election and the replay's judgement of one read: in the
+    target ISR, or in the ELR when the ISR is empty; and acceptable (alive, unfenced).
+    `acceptable` None: not judged here (a recorded election's liveness is checked apart)."""
+    return ((replica in target_isr or (not target_isr and replica in elr))
+            and (acceptable is None or replica in acceptable))
+
+
 def _kraft_valid_leader(target_isr: Ids, elr: Ids, acceptable: Collection[int]):
-    """PartitionChangeBuilder.isValidNewLeader: in the target ISR, or in the ELR when the ISR is
-    empty, and acceptable."""
-    candidates = target_isr if target_isr else elr
-    return lambda r: r in candidates and r in acceptable
+    """is_valid_new_leader, bound to one election's target ISR, ELR and acceptable replicas."""
+    return lambda r: is_valid_new_leader(r, target_isr, elr, acceptable)
 
 
 def _kraft_last_known_leader(assignment: Ids, target_isr: Ids, elr: Ids, last_known_elr: Ids,
@@ -230,6 +238,9 @@ class SelectorInput(NamedTuple):
     shutting_down: frozenset[int] | set[int]
     target: tuple[int, ...] | None
     unclean_allowed: bool
+    # KRaft (KIP-966): the eligible leader replicas and the last known ELR the election reads.
+    elr: tuple[int, ...] = ()
+    last_known_elr: tuple[int, ...] = ()
 
 
 # Each election kind's selector, with the era's variant bound: the one table the replay,
@@ -250,10 +261,11 @@ ZK_SELECTORS = {
 ZK_SELECTORS[ElectionKind.unclean] = ZK_SELECTORS[ElectionKind.offline]
 
 KRAFT_SELECTORS = {kind: (lambda era, s: kraft_election(
-    s.target or s.assignment, s.isr, s.leader, s.live, unclean_allowed=s.unclean_allowed, last_known=era.last_known_leader))
+    s.target or s.assignment, s.isr, s.leader, s.live, unclean_allowed=s.unclean_allowed, elr=s.elr,
+    last_known_elr=s.last_known_elr, last_known=era.last_known_leader))
     for kind in ElectionKind}
 KRAFT_SELECTORS[ElectionKind.preferred] = lambda era, s: kraft_preferred_election(
-    s.assignment, s.isr, s.leader, s.live, last_known=era.last_known_leader)
+    s.assignment, s.isr, s.leader, s.live, elr=s.elr, last_known_elr=s.last_known_elr, last_known=era.last_known_leader)
 
 SELECTORS = {"zk": ZK_SELECTORS, "kraft": KRAFT_SELECTORS}
 

@@ -13,6 +13,7 @@ from state_machine.selectors import (
     SelectorInput,
     controlled_shutdown_election,
     initial_election,
+    is_valid_new_leader,
     kraft_election,
     kraft_preferred_election,
     noop_election,
@@ -260,6 +261,14 @@ def test_kraft_no_leader_first_acceptable_ar_member_in_isr():
         Election(K.offline, 2, (3, 2), (1, 2, 3))
 
 
+def test_is_valid_new_leader_reads_the_elr_only_when_the_isr_is_empty():
+    assert is_valid_new_leader(2, [2, 3], [1], {1, 2, 3})
+    assert not is_valid_new_leader(1, [2, 3], [1], {1, 2, 3})   # an ELR member, while the ISR has members
+    assert is_valid_new_leader(1, [], [1], {1, 2})
+    assert not is_valid_new_leader(1, [], [1], {2})              # not acceptable
+    assert is_valid_new_leader(1, [], [1])                       # acceptability not judged
+
+
 def test_kraft_elects_from_elr_when_isr_empty():
     assert kraft_election([1, 2, 3], [], NO_LEADER, {2, 3}, unclean_allowed=False, elr=[3, 2]) == \
         Election(K.offline, 2, (2,), (1, 2, 3))
@@ -374,6 +383,15 @@ def inp(assignment, isr, leader, live, shutting_down=(), target=None, unclean_al
 def test_select_offline_order_by_era(era, leader):
     out = select(K.offline, ERAS[era], inp([1, 2, 3], [3, 1], NO_LEADER, {1, 2, 3}))
     assert out == Election(K.offline, leader, (3, 1), (1, 2, 3))
+
+
+def test_select_kraft_reads_the_elr_and_last_known_elr_of_its_input():
+    era = resolve_era("kraft-3.9.0")
+    s = inp([1, 2, 3], [], NO_LEADER, {2, 3})._replace(elr=(3, 2))
+    assert select(K.offline, era, s) == Election(K.offline, 2, (2,), (1, 2, 3))
+    s = inp([1, 2, 3], [], NO_LEADER, {1, 2})._replace(last_known_elr=(2,))
+    assert select(K.offline, era, s) == Election(K.unclean, 2, (2,), (1, 2, 3), unclean=True)
+    assert select(K.preferred, era, s) == Election(K.preferred, 2, (2,), (1, 2, 3), unclean=True)
 
 
 def test_select_offline_resolved_releases():
