@@ -191,7 +191,8 @@ def _relative(rows: list[list]) -> list[list]:
 
 
 def events_digest(events: list[Event]) -> str:
-    text = json.dumps([event_to_mapping(e) for e in events], sort_keys=True, separators=(",", ":"))
+    """Of the events as `_relative` keeps rows: a clone in another folder has the same digest."""
+    text = json.dumps(_relative([event_to_mapping(e) for e in events]), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
