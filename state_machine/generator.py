@@ -22,7 +22,7 @@ from typing import Callable, Iterator, NamedTuple
 from state_machine import events as E
 from state_machine.eras import ERAS, Era, resolve_era
 from state_machine.events import Event
-from state_machine.replay import ControllerOperations, PartitionReplay, copy_state
+from state_machine.replay import ControllerOperations, PartitionReplay, TimelineRow, copy_state
 from state_machine.selectors import Election, ElectionKind, kraft_election, kraft_preferred_election
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
@@ -81,8 +81,8 @@ class _Recorder:
         self.active = False
         self.unclean_elections = 0
 
-    def partition_row(self, rp: PartitionReplay, previous_state: str | None, row: list) -> None:
-        if row[9] == _UNCLEAN:
+    def partition_row(self, rp: PartitionReplay, previous_state: str | None, row: TimelineRow) -> None:
+        if row.election == _UNCLEAN:
             self.unclean_elections += 1
         if self.active:
             self.sim._render_partition(rp, previous_state, row)
@@ -138,11 +138,12 @@ class Simulator:
         return {"controller_id": self.controller_id, "controller_epoch": self.controller_epoch,
                 "recording_broker": self.controller_id}
 
-    def _render_partition(self, rp: PartitionReplay, previous: str | None, row: list) -> None:
+    def _render_partition(self, rp: PartitionReplay, previous: str | None, row: TimelineRow) -> None:
         level = self.cfg.log_level
         if level == "inputs":
             return
-        state, leader, epoch, isr, replicas, election = row[3], row[4], row[5], row[6], row[7], row[9]
+        state, leader, epoch, isr, replicas, election = (row.partition_state, row.leader, row.leader_epoch, row.isr,
+                                                         row.replicas, row.election)
         last = self._last_rows.get(rp.partition_key)
         self._last_rows[rp.partition_key] = (state, leader, epoch, isr, replicas)
         previous = previous or _NONEXISTENT

@@ -73,6 +73,12 @@ class TimelineRow(NamedTuple):
     target_replicas: tuple[int, ...] | None = None
 
 
+def closed(row: TimelineRow, valid_to: int | None) -> TimelineRow:
+    """`row._replace(valid_to=valid_to)`, without its Python-level call: valid_to is the third
+    field. Every timeline row the replay writes is closed so."""
+    return _new_tuple(TimelineRow, row[:2] + (valid_to,) + row[3:])
+
+
 class ReplicaRow(NamedTuple):
     seq: int
     valid_from: int | None
@@ -291,9 +297,10 @@ class PartitionReplay:
         # Work in progress and output.
         self.pending: list[Step] = []
         self._rows: list[TimelineRow] = []
-        self._open_row: list | None = None
+        # The row of the partition as it is now, its valid_to still None: closed by the next change.
+        self._open_row: TimelineRow | None = None
         # The open row as PartitionStateCarried gave it: an earlier audit's row, not written again.
-        self._carried_row: list | None = None
+        self._carried_row: TimelineRow | None = None
         self._replica_rows: list[ReplicaRow] = []
         self._violations: list[Violation] = []
         self.events_replayed = 0
@@ -356,7 +363,7 @@ class PartitionReplay:
                           f"the controller logged an unclean election of leader {logged.leader} that the replayed history does not show", ())
         self.unclean_logged = []
         if self._open_row is not None and self._open_row is not self._carried_row:
-            self._rows.append(_new_tuple(TimelineRow, self._open_row))
+            self._rows.append(self._open_row)
         self._open_row = None
         return self.drain()
 
@@ -371,19 +378,18 @@ class PartitionReplay:
         row = self._open_row
         self.isr_unrecorded = False
         if row is not None:
-            opened = row[1]
+            opened = row.valid_from
             if ts is not None and opened is not None and ts < opened:
                 # An inferred step applied after a later record: it happened no earlier than that record.
                 ts = opened
-            if (row[3] == state and row[4] == self.leader and row[5] == self.leader_epoch
-                    and row[6] == self.isr and row[7] == self.replicas
-                    and (not self.kraft or (row[12] == self.elr and row[13] == self.last_known_elr
-                                            and row[14] == self.leader_recovery_state))
-                    and row[15] == self.reassignment_target):
+            if (row.partition_state == state and row.leader == self.leader and row.leader_epoch == self.leader_epoch
+                    and row.isr == self.isr and row.replicas == self.replicas
+                    and (not self.kraft or (row.elr == self.elr and row.last_known_elr == self.last_known_elr
+                                            and row.leader_recovery_state == self.leader_recovery_state))
+                    and row.target_replicas == self.reassignment_target):
                 return  # nothing changed: the open row goes on
             if row is not self._carried_row:
-                row[2] = ts
-                self._rows.append(_new_tuple(TimelineRow, row))
+                self._rows.append(closed(row, ts))
         # Only a row that is kept needs its provenance (its usual case, file:line, inlined) and election name.
         if cause is None:
             source = ""
@@ -393,15 +399,22 @@ class PartitionReplay:
         election_name = election._value_ if isinstance(election, ElectionKind) else election
         self._open_row = self._row_now(seq, ts, state, election_name, source, inferred)
         if self.observer is not None:
-            self.observer.partition_row(self, row[3] if row is not None else None, self._open_row)
+            self.observer.partition_row(self, row.partition_state if row is not None else None, self._open_row)
 
     def _row_now(self, seq: int, valid_from: int | None, state: str, election: str | None,
-                 source: str, inferred: bool) -> list:
-        """The open timeline row (TimelineRow's fields, valid_to still None) of the partition as it is now."""
-        return [seq, valid_from, None, state, self.leader, self.leader_epoch, self.isr,
-                self.replicas, self.write_controller_epoch, election, source, inferred,
-                *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
-                self.reassignment_target]
+                 source: str, inferred: bool) -> TimelineRow:
+        """The open timeline row (valid_to still None) of the partition as it is now."""
+        return _new_tuple(TimelineRow, (
+            seq, valid_from, None, state, self.leader, self.leader_epoch, self.isr,
+            self.replicas, self.write_controller_epoch, election, source, inferred,
+            *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
+            self.reassignment_target))
+
+    def _replace_open_row(self, row: TimelineRow) -> None:
+        """The open row, some of its fields recorded otherwise; the carried row stays the carried one."""
+        if self._open_row is self._carried_row:
+            self._carried_row = row
+        self._open_row = row
 
     def _set_replica(self, replica: int, state: ReplicaState, cause: Event | None, inferred: bool) -> None:
         states = self.replica_states
@@ -935,12 +948,12 @@ class PartitionReplay:
             leader = record.leader
             self.recorded_epoch_leader = leader if leader is not None and leader >= 0 else self.leader
             row = self._open_row
-            if (row is not None and row[11] and row[5] == epoch and row[4] == self.recorded_epoch_leader
-                    and (record.isr is None or tuple(record.isr) == row[6])):
+            if (row is not None and row.inferred and row.leader_epoch == epoch and row.leader == self.recorded_epoch_leader
+                    and (record.isr is None or tuple(record.isr) == row.isr)):
                 # A record shows the inferred open row's leader, leader epoch (and ISR): its values
                 # are recorded now, so a later night carries that epoch as a recorded one (only
                 # its start stays inferred).
-                row[11] = False
+                self._replace_open_row(row._replace(inferred=False))
         self.last_decision = record
 
     def _epoch_regressed(self, record: Event) -> bool:
@@ -1255,8 +1268,7 @@ class PartitionReplay:
         if record.zk_version is not None:
             self.zk_version = record.zk_version
         self._note_recorded(record)
-        row = self._open_row
-        row[5], row[6] = self.leader_epoch, isr
+        self._replace_open_row(self._open_row._replace(leader_epoch=self.leader_epoch, isr=isr))
 
     def _leader_not_in_isr(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
         """LEADER_NOT_IN_ISR, the one wording every handler writes."""
@@ -1907,7 +1919,7 @@ def _reassign_done(rp: PartitionReplay, step: Step, record: Event | None) -> Non
         # AR is the target already (each removed replica's NonExistentReplica step dropped it
         # from the controller's context, or none was removed): the open row, which this
         # completion's election or epoch bump wrote, is the done one.
-        row[15] = None
+        rp._replace_open_row(row._replace(target_replicas=None))
         return
     rp._step_assignment(step, record)
 
