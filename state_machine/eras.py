@@ -313,7 +313,8 @@ ERA_RELEASES: dict[str, str] = {
     "1.1": "1.1.1",        # rewritten controller (1.1-2.0)
     "2.1": "2.1.1",        # epoch fencing, deletion removes partitions at start (2.1-2.2)
     "2.3": "2.3.1",        # Offline -> DeletionIneligible legal
-    "2.4": "2.4.1",        # KIP-455/460 (2.4-3.1; a release names its own: 2.6+ INFO state-change, 2.7+ AlterIsr)
+    "2.4": "2.4.1",        # KIP-455/460 (2.4-2.6; a release names its own: 2.6+ INFO state-change)
+    "2.7": "2.7.2",        # AlterIsr (KIP-497): the controller learns the leader's ISR from it (2.7-3.1)
     "3.x": "3.9.0",        # leader recovery state (3.2-3.9, last ZK releases)
     "kraft-3.0": "kraft-3.0.2",   # KRaft 2.8-3.8: unclean.leader.election.enable not read
     "kraft": "kraft-3.9.0",       # KRaft 3.9 and 4.x
