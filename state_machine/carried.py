@@ -9,7 +9,7 @@ from typing import Iterable
 
 from state_machine import events as E
 from state_machine.events import Event
-from state_machine.replay import UNCLEAN_CONFIG, mark_alive, mark_dead  # the one setting the replay reads; its liveness rules
+from state_machine.partition import UNCLEAN_CONFIG, mark_alive, mark_dead  # the one setting the replay reads; its liveness rules
 
 # Ahead of every event of the partition (an events file may hold negative seqs).
 CARRIED_SEQ = -(2 ** 63)

@@ -22,9 +22,11 @@ from typing import Callable, Iterator, NamedTuple
 from state_machine import events as E
 from state_machine.eras import ERAS, Era, resolve_era
 from state_machine.events import Event
-from state_machine.replay import ControllerOperations, PartitionReplay, TimelineRow, copy_state
+from state_machine.partition import TimelineRow, copy_state
+from state_machine.replay import PartitionReplay
 from state_machine.selectors import Election, ElectionKind, kraft_election, kraft_preferred_election
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
+from state_machine.steps import ControllerOperations
 
 P = PartitionState
 R = ReplicaState

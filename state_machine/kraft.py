@@ -1,0 +1,225 @@
+"""The KRaft handlers. KRaft has no partition or replica state machines: its metadata
+records are complete, so they are applied directly and each election is checked against
+PartitionChangeBuilder's (KIP-966's rule is the selectors', `is_valid_new_leader`)."""
+from __future__ import annotations
+
+from state_machine.events import Event
+from state_machine.selectors import (Election, ElectionKind, SelectorInput, is_valid_new_leader, last_known_leader,
+                                     select)
+from state_machine.states import NO_LEADER_CHANGE, PartitionState
+from state_machine.steps import ControllerOperations
+
+P = PartitionState
+
+
+# Said of an unclean election by a controller that never elects so on its own (unclean_gate admin_only).
+_ADMIN_ONLY_NOTE = ("; this release's controller does not read unclean.leader.election.enable (KRaft before 3.9): "
+                    "only an admin UNCLEAN election elects outside the ISR")
+
+_LAST_KNOWN_LEADER_NOTE = ("; elected as the last known leader (KIP-966 lastKnownElr): with the ISR and the ELR empty, "
+                           "the controller elects it whatever unclean.leader.election.enable says, and marks the "
+                           "partition RECOVERING")
+
+# KRaft 3.7.0-4.0.2 (era last_known_leader "even_if_dead"); 4.1.0+ would not elect it.
+_DEAD_LAST_KNOWN_LEADER_NOTE = ("; it was not alive (fenced or shutting down): 3.7.0-4.0.2 elect the last known leader "
+                                "anyway (canElectLastKnownLeader only logs it), and the partition waits for it")
+
+
+def _kraft_reassignment(replicas: tuple[int, ...], adding: tuple[int, ...],
+                        removing: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """(addingReplicas, target): a KRaft partition is reassigning while it adds or removes a replica
+    (PartitionRegistration.isReassigning); its replicas are then the target and the removing ones."""
+    if not adding and not removing:
+        return (), None
+    return adding, tuple(r for r in replicas if r not in removing)
+
+
+class KraftHandlers:
+    """What a KRaft controller's metadata records, and its brokers' lines, do to the partition."""
+
+    __slots__ = ()
+
+    def on_broker_copy_kraft(self, event: Event) -> None:
+        """A KRaft broker's own line about a partition (state-change.log, server.log): the
+        metadata log is the truth; nothing to apply."""
+
+    def on_kraft_broker(self, event: Event) -> None:
+        ControllerOperations.update_liveness(self, event)
+
+    def on_kraft_controller(self, event: Event) -> None:
+        if event.controller_epoch is not None:
+            self._observe_controller(event, event.controller_id, event.controller_epoch)
+
+    def on_partition_record(self, record: Event) -> None:
+        if self._is_stale(record) or self._epoch_regressed(record):
+            return
+        self._note_writer(record)
+        self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
+        self.leader_recovery_state = record.leader_recovery_state or "RECOVERED"
+        isr = tuple(record.isr or ())
+        if record.leader is not None and record.leader >= 0 and record.leader not in isr:
+            self._leader_not_in_isr(record, record.leader, isr)
+        self._check_membership(record, record.leader, isr)
+        self.adding_replicas, self.reassignment_target = _kraft_reassignment(
+            self.replicas, tuple(record.adding_replicas or ()), tuple(record.removing_replicas or ()))
+        first = self.leader_epoch < 0
+        self.leader, self.isr = record.leader, isr
+        self.elr = tuple(record.elr or ())
+        self.last_known_elr = tuple(record.last_known_elr or ())
+        self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else max(self.leader_epoch, 0)
+        self.zk_version = record.zk_version if record.zk_version is not None else 0
+        self.state = P.OnlinePartition if self.leader >= 0 else P.OfflinePartition
+        self._note_recorded(record)
+        self._emit(record, ElectionKind.initial if first and self.leader >= 0 else None, False)
+
+    def on_partition_change_record(self, record: Event) -> None:
+        """PARTITION_CHANGE_RECORD: absent fields unchanged; partitionEpoch + 1; leaderEpoch
+        + 1 iff the leader field is present (-2 / null = no leader change)."""
+        if self._is_stale(record):
+            return
+        if self.state is P.NonExistentPartition:
+            return
+        self._note_writer(record)
+        replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
+        isr = tuple(record.isr) if record.isr is not None else self.isr
+        leader_present = record.leader is not None and record.leader != NO_LEADER_CHANGE
+        prev_leader, prev_isr, prev_elr, prev_last_known = self.leader, self.isr, self.elr, self.last_known_elr
+        if record.elr is not None:
+            self.elr = tuple(record.elr)
+        if record.last_known_elr is not None:
+            self.last_known_elr = tuple(record.last_known_elr)
+        leader = record.leader if leader_present else prev_leader
+        elected = leader_present and leader >= 0 and leader != prev_leader
+        # PartitionChangeBuilder marks RECOVERING only the election it made uncleanly. A member of
+        # the old ELR elected so was dropped from it in this change as an unclean shutdown (KRaft
+        # 4.0.2, a real capture: registerBroker's change elects the returning broker as the last
+        # known leader), so the ELR Kafka elected from is the record's, emptied.
+        recovering = elected and record.leader_recovery_state == "RECOVERING"
+        elr_then = () if recovering else prev_elr
+        if elected:
+            # KIP-966: a replica that left the ISR only because it fell below min.insync.replicas
+            # is as safe as the ISR; PartitionChangeBuilder elects it cleanly (and into the ISR).
+            # The target ISR it elected from is not in the record: a leader from outside the
+            # previous ISR was a valid new leader only if that target ISR was empty.
+            self.elected_from_elr = leader not in prev_isr and is_valid_new_leader(leader, (), elr_then)
+            # KAFKA-19212: a reassignment's completion can add the new preferred leader to the ISR in
+            # the change that elects it; an unclean election leaves the leader alone in the ISR.
+            self.elected_into_isr = (leader not in prev_isr and not self.elected_from_elr and record.isr is not None
+                                     and leader in isr and len(isr) > 1)
+            if self.elected_from_elr or self.elected_into_isr:
+                self.unclean_logged = [x for x in self.unclean_logged if x.leader != leader]
+        elif leader_present:
+            self.elected_from_elr = self.elected_into_isr = False
+        if elected and not self.elected_from_elr:
+            last_known = last_known_leader(prev_isr, elr_then, prev_last_known) == leader
+            self._check_kraft_election(record, leader, replicas, isr, prev_isr, prev_leader, last_known,
+                                       elr_then, prev_last_known)
+        elif leader >= 0 and leader not in isr:
+            self._leader_not_in_isr(record, leader, isr)
+        if leader_present:
+            self.leader = leader
+            self.leader_epoch += 1
+        self._check_membership(record._replace(replicas=replicas), self.leader, isr)
+        if (record.adding_replicas is not None or record.removing_replicas is not None
+                or record.replicas is not None and self.reassignment_target is not None):
+            self._change_reassignment(record, replicas)
+        self.replicas, self.isr = replicas, isr
+        self.zk_version += 1
+        if record.leader_recovery_state:
+            self.leader_recovery_state = record.leader_recovery_state
+        self.state = P.OnlinePartition if self.leader >= 0 else P.OfflinePartition
+        self._note_recorded(record)
+        # The metadata log is complete, so the carried leader epoch is a recorded one.
+        self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
+        election = None
+        if elected:
+            unclean = leader not in prev_isr and not self.elected_from_elr and not self.elected_into_isr
+            election = ElectionKind.unclean if unclean else self._kraft_election_kind(record, prev_leader, leader)
+        self._emit(record, election, False)
+
+    def _change_reassignment(self, record: Event, replicas: tuple[int, ...]) -> None:
+        """A PartitionChangeRecord's addingReplicas / removingReplicas (each written only when it
+        changed: PartitionChangeBuilder) against the ones in effect, which the replicas and target
+        give for removing; adding after a carried state is taken as non-empty iff nothing is removed
+        (a reassignment in flight adds or removes some)."""
+        removing = self.removing_replicas
+        adding = self.adding_replicas
+        if adding is None:
+            adding = () if removing or self.reassignment_target is None else self.reassignment_target
+        if record.removing_replicas is not None:
+            removing = tuple(record.removing_replicas)
+        if record.adding_replicas is not None:
+            adding = tuple(record.adding_replicas)
+        self.adding_replicas, self.reassignment_target = _kraft_reassignment(replicas, adding, removing)
+
+    def _kraft_election_kind(self, record: Event, prev_leader: int, leader: int) -> ElectionKind:
+        """What moved a leader not known dead, for the timeline (a record names no cause): a change
+        of the assignment is a reassignment's completion; a leader in controlled shutdown loses it
+        to that; a move to the preferred replica (AR head) that keeps the old leader in the ISR is a
+        preferred election (admin, or the auto leader rebalance). Else offline: a fenced leader's
+        change comes before its BrokerRegistrationChangeRecord (handleBrokerFenced)."""
+        kind = self._guess_kind(record, prev_leader)
+        if kind is not None:
+            return kind
+        if record.replicas is not None:
+            return ElectionKind.reassign
+        if prev_leader in self.shutting_down:
+            return ElectionKind.controlled_shutdown
+        if self.replicas and leader == self.replicas[0] and prev_leader in self.isr:
+            return ElectionKind.preferred
+        return ElectionKind.offline
+
+    def _check_kraft_election(self, record: Event, leader: int, replicas, isr, prev_isr, prev_leader,
+                              last_known: bool = False, elr=(), last_known_elr=()) -> None:
+        acceptable = self._eligible()
+        if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
+            if not self.elected_into_isr:
+                note = (_LAST_KNOWN_LEADER_NOTE if last_known else
+                        _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
+                dead = self.liveness_known and leader not in acceptable
+                if dead and last_known and self.era.last_known_leader == "even_if_dead":
+                    note += _DEAD_LAST_KNOWN_LEADER_NOTE
+                elif dead:
+                    self._violate("UNEXPECTED_LEADER", record, None,
+                                  f"KRaft elected {leader}, which was not alive (acceptable {sorted(acceptable)}); "
+                                  f"PartitionChangeBuilder elects only an acceptable leader", (self.last_decision,))
+                # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.
+                self._violate("UNCLEAN_LEADER_ELECTION", record,
+                              self._unclean_severity(record.election_type == "UNCLEAN" or last_known),
+                              f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})"
+                              f"{note}", [self.last_decision] + self.unclean_logged)
+                self.unclean_logged = []
+                # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
+                self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
+                return
+        if leader not in isr:
+            self._leader_not_in_isr(record, leader, isr)
+            return
+        forced = prev_leader < 0 or prev_leader not in acceptable or prev_leader not in isr
+        if self.liveness_known and forced:
+            s = SelectorInput(replicas, isr, prev_leader, acceptable, self.shutting_down, replicas, False,
+                              elr, last_known_elr)
+            expected = select(ElectionKind.offline, self.era, s)
+            if isinstance(expected, Election) and expected.leader != leader:
+                self._violate("UNEXPECTED_LEADER", record, None,
+                              f"KRaft election chose {leader}; PartitionChangeBuilder chooses {expected.leader} "
+                              f"(replicas {list(replicas)}, ISR {list(isr)}, acceptable {sorted(acceptable)})",
+                              (self.last_decision,))
+
+    def on_clear_elr(self, record: Event) -> None:
+        """ReplicationControlManager.removeTopicElrs (4.0+): a partition with an ELR or a last known
+        ELR loses both (a merge: the partition epoch moves; leader, leader epoch and ISR do not).
+        A member of the old ELR elected later is no longer a clean choice, nor the old last known
+        leader Kafka's own."""
+        if self.elr or self.last_known_elr:
+            self.elr, self.last_known_elr = (), ()
+            self.zk_version += 1
+            self._emit(record, None, False)
+
+    def on_remove_topic(self, record: Event) -> None:
+        self.state = P.NonExistentPartition
+        self._forget_partition()
+        self.replicas = ()
+        self._emit(record, None, False)
+        for r in list(self.replica_states):
+            self.replica_states.pop(r)
