@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from state_machine import events as E
-from state_machine.events import Event, provenance
-from state_machine.partition import ReplicaRow, mark_alive, mark_dead
+from state_machine.events import Event
+from state_machine.partition import mark_alive, mark_dead
 from state_machine.selectors import Election, ElectionKind, FailureReason, select
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 P = PartitionState
 R = ReplicaState
-_new_tuple = tuple.__new__
 # The partition states an Online step elects from; in any other state a conditional Online
 # step (triggerOnlinePartitionStateChange) is a no-op.
 _ELECTABLE = (P.NewPartition, P.OfflinePartition)
@@ -280,20 +279,7 @@ class PendingSteps:
             previous = states.pop(r, None)
             self._replica_row(r, previous, target, cause, inferred)
             return
-        # _set_replica and _replica_row, inlined: this is the replay's most frequent path.
-        previous = states.get(r)
-        if previous is target:
-            return
-        states[r] = target
-        if cause is not None:
-            source_file, source_line = cause.source_file, cause.source_line
-            source = f"{source_file}:{source_line}" if source_file is not None and source_line is not None else provenance(cause)
-            row = _new_tuple(ReplicaRow, (cause.seq, cause.event_time_ms, r, target._value_, source, inferred))
-        else:
-            row = _new_tuple(ReplicaRow, (-1, None, r, target._value_, "", inferred))
-        self._replica_rows.append(row)
-        if self.observer is not None:
-            self.observer.replica_row(self, previous, row)
+        self._set_replica(r, target, cause, inferred)
 
     def _remove_from_isr(self, r: int, cause: Event | None, inferred: bool) -> None:
         """removeReplicaFromIsr: drop r from the ISR (leader -1 if r led), epoch + 1."""
