@@ -110,7 +110,8 @@ def main() -> None:
     again_s = time.perf_counter() - t
 
     t = time.perf_counter()
-    rows = (read_pieces(spark, files).mapInArrow(parse_function(clusters, None, "UTC", "auto"), parsed_schema())
+    rows = (read_pieces(spark, files, other_loggers=True).mapInArrow(parse_function(clusters, None, "UTC", "auto"),
+                                                                     parsed_schema())
             # The lines: each piece row's count of its lines (a parse row's n_lines counts them again).
             .agg(F.sum(F.when(F.col("kind") == "piece", F.col("n_lines"))).alias("lines"), F.count("*").alias("rows"))
             .first())

@@ -96,6 +96,20 @@ class Clock:
             return None
         return base + ms
 
+    def stamps_ms(self, stamps) -> "np.ndarray":
+        """`ms` of a pyarrow array of stock-layout stamps (`2024-05-01 02:14:00,123`: ASCII digits
+        where `ms` reads them), as float64 with NaN where `ms` gives None: the zone arithmetic
+        once per distinct hour, the rest vectorised."""
+        import numpy as np
+        import pyarrow.compute as pc
+
+        hours = pc.utf8_slice_codeunits(stamps, 0, 13).dictionary_encode()
+        bases = np.array([np.nan if b is None else b for b in
+                          (self.ms(h + ":00:00") for h in hours.dictionary.to_pylist())], np.float64)
+        within = [pc.cast(pc.utf8_slice_codeunits(stamps, a, b), "int64").to_numpy(zero_copy_only=False) * unit
+                  for a, b, unit in ((14, 16, 60_000), (17, 19, 1000), (20, 23, 1))]
+        return bases[hours.indices.to_numpy(zero_copy_only=False)] + sum(within)
+
 
 class Head(NamedTuple):
     layout: str
@@ -269,6 +283,17 @@ class RecordAssembler:
                             "truncated record: its lines never complete a log4j line")
         return Record(o.first, len(o.raws), tag, o.head, o.head.message, "\n".join(o.cont), "\n".join(o.raws))
 
+    def glue(self, lines: list[str]) -> bool:
+        """Lines `feed` would glue to the untagged stream's open record whatever that record is
+        (`plain_continuations`' lines), glued at once; False, and nothing glued, if that stream has
+        no open record with a head."""
+        cur = self._open.get(None)
+        if cur is None or cur.head is None:
+            return False
+        cur.cont.extend(lines)
+        cur.raws.extend(lines)
+        return True
+
     def finish(self, tag: str | None) -> Iterator[Record | Unparsed]:
         """What a new head of stream `tag` does first: end that stream's open record."""
         if tag in self._open:
@@ -280,6 +305,30 @@ class RecordAssembler:
     def close(self) -> Iterator[Record | Unparsed]:
         for tag in list(self._open):
             yield self._finish(tag)
+
+
+# `plain_continuations`, in RE2 (pyarrow): lines `feed` reads as a continuation of the untagged
+# stream's open record whatever it is: printable ASCII or tabs (no NUL, colour code or line end),
+# not blank, beginning as _CONTINUATION does but for its other white space, and none of what
+# `feed` tries first: no wrapper (a compose tag, `[pod/`, a date), no head or hand-wrapped head
+# (`[`, a digit), no dump line (a leading space of " payload: {").
+_PLAIN_CONTINUATION = (r"^(?:[\t ]|at |Caused by|Suppressed: |\.\.\. \d+ more|[\w$.]+(?:Exception|Error|Throwable)\b)"
+                       r"[\t\x20-\x7e]*$")
+_NOT_PLAIN = (r"^(?:[\[0-9{]|[A-Za-z0-9][\w.\-]* +\|)|^[\t ]*$")
+
+
+def plain_continuations(raw) -> "np.ndarray":
+    """Which lines of a pyarrow string array RecordAssembler.feed would glue to an open record of
+    the untagged stream, whatever that record and the lines around them are (a stack trace's
+    frames): the caller glues a run of them at once (RecordAssembler.glue). Others: False."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    plain = pc.and_(pc.match_substring_regex(raw, _PLAIN_CONTINUATION),
+                    pc.invert(pc.match_substring_regex(raw, _NOT_PLAIN)))
+    for start in DUMP_STARTS:
+        plain = pc.and_(plain, pc.invert(pc.starts_with(raw, start)))
+    return np.asarray(pc.fill_null(plain, False).to_numpy(zero_copy_only=False), bool)
 
 
 def assemble(lines: Iterable[tuple[int, str]]) -> Iterator[Record | Unparsed]:

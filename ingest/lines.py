@@ -17,8 +17,8 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ingest.catalog import AdaptiveIndex, LineContext, MessagePattern, match_adaptive
 from ingest.compressed import codec_suffix
-from ingest.envelope import Clock, Record, RecordAssembler, Unparsed
-from ingest.prefix import strip_prefix
+from ingest.envelope import LAYOUTS, Clock, Record, RecordAssembler, Unparsed
+from ingest.prefix import _OLD_BROKER, _OLD_CONTROLLER, PREFIX_ROWS, strip_prefix
 from schemas.events import EVENT_TYPE_BY_NAME
 from schemas.validate import is_int32, out_of_range
 
@@ -142,6 +142,46 @@ def audited(logger: str | None) -> bool:
     if logger.startswith(AUDITED_LOGGERS):
         return not logger.startswith(NOT_AUDITED_LOGGERS)
     return logger in AUDITED_SHORT_LOGGERS or logger.endswith(".StateChangeLogger")
+
+
+def _unnamed(regex: str, keep: str | None = None) -> str:
+    """A regex's named groups as groups Java's regex syntax reads too: `keep` capturing, the
+    others not."""
+    return re.sub(r"\(\?P<(\w+)>", lambda m: "(" if m[1] == keep else "(?:", regex)
+
+
+def other_logger_regexes() -> tuple[str, str]:
+    """(head, body): two regexes, in the syntax Java's and Python's share, that pick the lines
+    the Spark ingest leaves out of the parse (counted as the parse counts them: one record of a
+    logger the audit does not read, recognised and ignored; jobs.ingest_spark.other_logger_heads).
+
+    `head` matches a stock-layout head (LAYOUTS' first, the one `parse_head` tries first) that
+    is ASCII with no NUL or ESC (so no wrapper, colour code or crash padding, and Java and Python
+    read its classes alike); group 1 is its logger, which must not be `audited`. `body` matches
+    where the message could begin with a catalogue keyword (`keyword_of`) after any logIdent
+    `strip_prefix` could remove (any two of them, a superset): a keyword in any case, or a
+    first word `keyword_of` rewrites (a number, `t-0`, `[...]:`, `...=`). A head that `head`
+    matches and `body` does not is read by no catalogue row; the caller also leaves out any
+    naming a controller epoch (`Controller `), which would move the file's order."""
+    from ingest.catalog import catalogue
+
+    stock = LAYOUTS[0].regex.pattern.replace("(?P<msg>.*)", "[\\x01-\\x1a\\x1c-\\x7f]*")
+    # Java's `$` also matches before a last \r, \u0085 or \u2028, which `feed` would keep: the very end.
+    head = "^" + _unnamed(stock, keep="logger").removesuffix("$") + r"(?![\s\S])"
+    envelope = "^" + _unnamed(stock[:stock.index("[\\x01")])
+    prefixes = "|".join(_unnamed(rx) for rx in (*(rx for _, rx in PREFIX_ROWS), _OLD_CONTROLLER.pattern, _OLD_BROKER.pattern))
+    keywords = "|".join(re.escape(k) for k in sorted(catalogue(), key=lambda k: (-len(k), k)))
+    rewritten = (r"[^ ]*[0-9]", r"[^ ]*\][:,]", r"\[delete-topics-thread-[^ ]*", r"[^ ]*\[[^ ]*=[^ ]*", r"[^ ]*=[^ ]*\[[^ ]*")
+    body = f"{envelope}(?:|{prefixes})(?:|{prefixes})(?:(?i:{keywords})|{'|'.join(rewritten)}) "
+    return head, body
+
+
+def other_logger_head(line: str) -> bool:
+    """jobs.ingest_spark.other_logger_heads of one line, read by Python's regexes (ASCII
+    classes, as Java's): for tests and tools without Spark."""
+    head, body = (re.compile(rx, re.ASCII) for rx in other_logger_regexes())
+    m = head.match(line)
+    return m is not None and not audited(m[1]) and "Controller " not in line and body.match(line) is None
 
 
 class Out(NamedTuple):

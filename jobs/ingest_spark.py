@@ -28,7 +28,7 @@ from urllib.parse import unquote
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from pyspark.sql.window import Window
@@ -132,15 +132,35 @@ def literal_path(path: str) -> str:
     return GLOB_CHARACTER.sub(r"\\\1", path)
 
 
-def read_pieces(spark: SparkSession, files: list[str]) -> DataFrame:
-    """(raw, file, block) in file order within each split; blocks are split offsets."""
+def read_pieces(spark: SparkSession, files: list[str], other_loggers: bool = False) -> DataFrame:
+    """(raw, file, block) in file order within each split; blocks are split offsets. With
+    `other_loggers`, also `other`: is the line a head of a logger the audit does not read
+    (other_logger_heads)."""
+    extra = [other_logger_heads(F.col("value")).alias("other")] if other_loggers else []
     if not files:
-        return local_frame(spark, [], "raw string, file string, block long")
+        return local_frame(spark, [], "raw string, file string, block long" + (", other boolean" if extra else ""))
     # The text source hands bytes on unchecked, not always UTF-8 (a latin-1 JVM's message, a UTF-16
     # file): the workers make them valid (`valid_utf8`).
     return (spark.read.format("text").options(**RAW_LOCAL_FILES).load([literal_path(f) for f in files])
             .select(F.col("value").alias("raw"), F.col("_metadata.file_path").alias("file"),
-                    F.col("_metadata.file_block_start").alias("block")))
+                    F.col("_metadata.file_block_start").alias("block"), *extra))
+
+
+def other_logger_heads(raw: Column) -> Column:
+    """Is each line a whole record of a logger the audit does not read, which the parse ignores
+    (counts, recognised): most of a broker's server.log. Told in the JVM, by the regexes of
+    ingest.lines.other_logger_regexes and the loggers of ingest.lines.audited, so that the
+    workers take a run of them at once, not a line at a time."""
+    from ingest.lines import AUDITED_LOGGERS, AUDITED_SHORT_LOGGERS, NOT_AUDITED_LOGGERS, other_logger_regexes
+    head, body = other_logger_regexes()
+    logger = F.regexp_extract(raw, head, 1)
+
+    def starts(prefixes) -> Column:
+        return reduce(lambda a, b: a | b, (logger.startswith(p) for p in prefixes))
+
+    audited = ((starts(AUDITED_LOGGERS) & ~starts(NOT_AUDITED_LOGGERS)) | logger.isin(*AUDITED_SHORT_LOGGERS)
+               | logger.endswith(".StateChangeLogger"))
+    return (logger != "") & ~audited & ~raw.contains("Controller ") & ~raw.rlike(body)
 
 
 def valid_utf8(raw: pa.Array) -> pa.Array:
@@ -236,7 +256,6 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             canonical_tail[names.index(name) - n_event] = value
         i_file_x, i_block, i_local = names.index("file"), names.index("block"), names.index("local_line")
         i_broker = event_names.index("recording_broker")
-        i_order_ts, i_order_epoch = names.index("order_ts"), names.index("order_epoch")
 
         def emit(values: dict) -> None:   # the rare rows (pieces, quarantined JSON lines)
             rows.append([values.get(n) for n in names])
@@ -245,7 +264,8 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                  "last": None, "broker": None, "in_order": True}
         digests: dict[tuple, object] = {}   # (file, block) -> its lines' digest so far (copied_files)
         fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
-        fast_rows = fast_row_builder(arrow_schema)
+        fast_rows, ignored_rows = _RunRows("event", arrow_schema), _RunRows("ignored", arrow_schema)
+        fast_numbers: list[np.ndarray] = []   # a batch's ingest.fast lines' times, epochs and controllers
         fast_events = use_fast and fmt != "logs"
         event_columns = [(i, f.type) for i, f in enumerate(arrow_schema) if f.name in EVENT_FIELD_NAMES]
 
@@ -385,26 +405,69 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             for k, line in enumerate(raw.slice(start, end - start).to_pylist(), start):
                 one_line(files[k], blocks[k], line)
 
-        def fast_run(file, block, lines: pa.Table) -> pa.RecordBatch | None:
-            """Complete one-line records read by ingest.fast, in the file's order; None if
-            the file's parser cannot hand over to them here (then they go line by line)."""
+        def lines_between(files: list[str], blocks: list[int], raw: pa.Array, start: int, end: int, runs) -> None:
+            """Lines start..end-1 of the batch, the runs of other loggers' heads and of plain
+            continuation lines (`runs`: _LineRuns) each at once, the others one by one."""
+            if runs is None:
+                lines_one_by_one(files, blocks, raw, start, end)
+                return
+            for a, b, kind in runs.between(start, end):
+                if kind == _LineRuns.OTHER and b - a > 1 and ignored_run(files, blocks, runs, a, b - 1):
+                    lines_one_by_one(files, blocks, raw, b - 1, b)   # its continuation lines may follow: read as ever
+                elif not (kind == _LineRuns.GLUED and glued_run(files, blocks, raw, a, b)):
+                    lines_one_by_one(files, blocks, raw, a, b)
+
+        def ignored_run(files: list[str], blocks: list[int], runs, a: int, b: int) -> bool:
+            """Lines a..b-1, heads of loggers the audit does not read with no line between them
+            (other_logger_heads): each a record the parse ignores, as FileParser would; False
+            (nothing done) where it cannot take them so (begin_fast_run)."""
+            file, block = files[a], blocks[a]
             enter(file, block)
             parser = log_parser(file)
             before = parser.begin_fast_run()
             if before is None:
-                return None
+                return False
             cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
             log_rows(before, file, block, cluster, rank)
-            batch = fast_rows(lines, file, block, cluster, rank, state["local"], parser, state["events"])
+            ignored_rows.add(parser, runs.stamps_ms[a:b], None, file, block, cluster, rank, state["local"])
+            state["local"] += b - a
+            state["nonblank"] += b - a
+            return True
+
+        def glued_run(files: list[str], blocks: list[int], raw: pa.Array, a: int, b: int) -> bool:
+            """Lines a..b-1, plain continuation lines (ingest.envelope.plain_continuations), glued
+            to the record they continue at once; False (nothing done) with no such record open."""
+            enter(files[a], blocks[a])
+            parser = state["parser"]
+            if parser is None or not parser.assembler.glue(raw.slice(a, b - a).to_pylist()):
+                return False
+            state["local"] += b - a
+            state["nonblank"] += b - a
+            return True
+
+        def fast_run(file, block, fast: pa.Table, at: int, k: int) -> bool:
+            """Rows at..at+k-1 of `fast`, complete one-line records read by ingest.fast, in the
+            file's order; False if the file's parser cannot hand over to them here (then they go
+            line by line)."""
+            enter(file, block)
+            parser = log_parser(file)
+            before = parser.begin_fast_run()
+            if before is None:
+                return False
+            cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
+            log_rows(before, file, block, cluster, rank)
+            times, epochs, controllers = (c[at:at + k] for c in fast_numbers)
+            fast_rows.add(parser, times, epochs, file, block, cluster, rank, state["local"], state["events"],
+                          np.arange(at, at + k))
             if state["in_order"]:   # one event per line, sub 0, recorded by the deciding controller
-                low, high = (v.as_py() for v in pc.min_max(lines.column("controller_id")).values())
-                clock, epoch = batch.column(i_order_ts), batch.column(i_order_epoch)
-                state["in_order"] = low == high and follows(state["local"] + 1, 0, low, clock[0].as_py(), epoch[0].as_py())
-                state["last"] = [clock[-1].as_py(), epoch[-1].as_py(), state["local"] + len(lines), 0]
-            state["events"] += len(lines)
-            state["local"] += len(lines)
-            state["nonblank"] += len(lines)
-            return batch
+                clock, epoch = fast_rows.clock[-1], fast_rows.epoch[-1]
+                low, high = int(controllers.min()), int(controllers.max())
+                state["in_order"] = low == high and follows(state["local"] + 1, 0, low, int(clock[0]), int(epoch[0]))
+                state["last"] = [int(clock[-1]), int(epoch[-1]), state["local"] + k, 0]
+            state["events"] += k
+            state["local"] += k
+            state["nonblank"] += k
+            return True
 
         def events_run(file, block, lines: list[str]) -> pa.RecordBatch | None:
             """A piece's run of JSON-object lines (no blank one) read by ingest.fast_events;
@@ -457,10 +520,10 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 rows.clear()
                 yield from out
                 continue
-            (fast, starts), fast_out = fast_parser.scan(batch.column("raw")) if fast_parser else (None, None), []
+            fast, starts = fast_parser.scan(batch.column("raw")) if fast_parser else (None, None)
+            runs = _LineRuns(batch, fast_parser.clock) if fast_parser else None
             if fast is None:
-                for file, block, raw in zip(files, blocks, batch.column("raw").to_pylist()):
-                    one_line(file, block, raw)
+                lines_between(files, blocks, batch.column("raw"), 0, len(batch), runs)
             else:
                 # A fast line keeps that path only if the line after it, in the same piece,
                 # begins a new record (nothing can be glued to it); the last line's next is in
@@ -477,18 +540,17 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
                 keep[-1] = False
                 edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
                 done = 0
+                fast_numbers[:] = [fast.column(c).to_numpy().astype(np.float64)
+                                   for c in ("event_time_ms", "controller_epoch", "controller_id")]
                 for start, end in zip(edges[0::2], edges[1::2]):   # each run of fast lines
-                    lines_one_by_one(files, blocks, raw, done, start)
-                    out = fast_run(files[start], blocks[start], fast.slice(int(rank[start]), end - start))
-                    if out is None:
-                        lines_one_by_one(files, blocks, raw, start, end)
-                    else:
-                        fast_out.append(out)
+                    lines_between(files, blocks, raw, done, start, runs)
+                    if not fast_run(files[start], blocks[start], fast, int(rank[start]), end - start):
+                        lines_between(files, blocks, raw, start, end, runs)
                     done = end
-                lines_one_by_one(files, blocks, raw, done, n)
-            yield _batch(rows, width, arrow_schema)
+                lines_between(files, blocks, raw, done, n, runs)
+            # One batch for the input batch: each batch out costs a pack and a count.
+            yield _concatenated([*fast_rows.build(fast), *ignored_rows.build(), _batch(rows, width, arrow_schema)])
             rows.clear()
-            yield from fast_out
         close_piece()
         yield _batch(rows, width, arrow_schema)
 
@@ -524,15 +586,18 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
             return batch.set_column(i_file, arrow_schema.field(i_file), file)
 
         uncounted: list[pa.RecordBatch] = []   # counted together: a count's fixed cost is most of a batch's
+        held_rows = 0
         for batch in parse(read(batches)):
             some, batch = _pieces_apart(batch)
             if some is not None:
                 pieces.append(some)
             if batch.num_rows:
                 uncounted.append(batch)
-                if sum(b.num_rows for b in uncounted) >= COUNTED_ROWS:
+                held_rows += batch.num_rows
+                if held_rows >= COUNTED_ROWS:
                     count_rows(uncounted, counts)
                     uncounted.clear()
+                    held_rows = 0
                 yield keyed(batch, pa.nulls(batch.num_rows, pa.string()))
         count_rows(uncounted, counts)
         if pieces:
@@ -638,44 +703,130 @@ class LinesDigest:
         return hashlib.sha256(self.text.digest() + self.lengths.digest()).hexdigest()
 
 
-def fast_row_builder(arrow_schema: pa.Schema):
-    """(ingest.fast lines of one run, file, block, cluster, file rank, local line before the
-    run, the file's parser) -> parse rows, as the line-by-line path writes them (log_rows)."""
+class _RunRows:
+    """The parse rows of runs of one-line records that a batch's lines give at once (ingest.fast's
+    lines: events; heads of loggers the audit does not read: ignored), as the line-by-line path
+    writes them (FileParser._record, then log_rows): gathered run by run, built at the batch's
+    end in one pass (building costs about as much for a batch as for a run)."""
 
-    def build(lines: pa.Table, file: str, block: int, cluster: str, rank: int, local_before: int, parser,
-              events_before: int) -> pa.RecordBatch:
-        k = len(lines)
-        # The running clock and controller epoch of the file, as FileParser keeps them.
-        order_ts = pc.cumulative_max(lines.column("event_time_ms"))
-        order_epoch = pc.cumulative_max(lines.column("controller_epoch"))
+    def __init__(self, kind: str, arrow_schema: pa.Schema):
+        self.kind, self.schema = kind, arrow_schema
+        self.runs: list[tuple] = []     # (k, file, block, cluster, rank, local before, events before)
+        self.clock: list[np.ndarray] = []   # each run's running clock and epoch: float, NaN for none
+        self.epoch: list[np.ndarray] = []
+        self.taken: list[np.ndarray] = []   # each run's rows of the lines read (ingest.fast's table)
+
+    def add(self, parser, times: np.ndarray, epochs: np.ndarray | None, file: str, block: int, cluster: str,
+            rank: int, local_before: int, events_before: int | None = None, taken: np.ndarray | None = None) -> None:
+        """A run of records with these times and controller epochs (float, NaN where a record has
+        none; epochs None: none has one), the file's parser's clock and epoch moved past them."""
+        clock = np.fmax.accumulate(times)
         if parser.order_ts is not None:
-            order_ts = pc.max_element_wise(order_ts, pa.scalar(parser.order_ts, pa.int64()))
-        if parser.order_epoch is not None:
-            order_epoch = pc.max_element_wise(order_epoch, pa.scalar(parser.order_epoch, pa.int32()))
-        parser.advance_order(order_ts[-1].as_py(), order_epoch[-1].as_py())
-        local = pa.array(np.arange(local_before + 1, local_before + k + 1, dtype=np.int64))
-        files = pa.repeat(pa.scalar(file), k)
-        given = {"cluster": pa.repeat(pa.scalar(cluster, pa.string()), k), "kind": pa.repeat(pa.scalar("event"), k),
-                 "file": files,
-                 "block": pa.repeat(pa.scalar(block, pa.int64()), k), "local_line": local,
-                 "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "order_ts": order_ts, "order_epoch": order_epoch,
-                 "file_rank": pa.repeat(pa.scalar(rank, pa.int32()), k), "sub": pa.repeat(pa.scalar(0, pa.int32()), k),
-                 "canonical": pa.repeat(pa.scalar(False), k),
-                 "piece_event": pa.array(np.arange(events_before, events_before + k, dtype=np.int64))}
-        columns = []
-        for f in arrow_schema:
-            if f.name in given:
-                column = given[f.name]
-            elif f.name in lines.column_names:
-                column = lines.column(f.name)
-            else:
-                column = pa.nulls(k, f.type)
-            if isinstance(column, pa.ChunkedArray):
-                column = column.combine_chunks()
-            columns.append(column if column.type == f.type else column.cast(f.type))
-        return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
+            clock = np.fmax(clock, float(parser.order_ts))
+        if epochs is None:
+            epoch = np.full(len(times), np.nan if parser.order_epoch is None else float(parser.order_epoch))
+        else:
+            epoch = np.fmax.accumulate(epochs)
+            if parser.order_epoch is not None:
+                epoch = np.fmax(epoch, float(parser.order_epoch))
+        parser.advance_order(None if np.isnan(clock[-1]) else int(clock[-1]), None if np.isnan(epoch[-1]) else int(epoch[-1]))
+        self.runs.append((len(times), file, block, cluster, rank, local_before, events_before))
+        self.clock.append(clock)
+        self.epoch.append(epoch)
+        if taken is not None:
+            self.taken.append(taken)
 
-    return build
+    def build(self, lines: pa.Table | None = None) -> list[pa.RecordBatch]:
+        """The runs' rows (none, or one batch), `lines` the table `taken` indexes; then empty."""
+        if not self.runs:
+            return []
+        k, file, block, cluster, rank, local, events = (np.array(c, dtype=object) for c in zip(*self.runs))
+        k = k.astype(np.int64)
+        n = int(k.sum())
+        run = pa.array(np.repeat(np.arange(len(k)), k))
+        within = np.arange(n) - np.repeat(np.cumsum(k) - k, k)
+
+        def each(values, dtype) -> pa.Array:
+            return pa.array(list(values), dtype).take(run)
+
+        def nullable(parts: list[np.ndarray], dtype) -> pa.Array:
+            values = np.concatenate(parts)
+            unread = np.isnan(values)
+            return pa.array(np.where(unread, 0, values).astype(np.int64), mask=unread).cast(dtype)
+
+        given = {"cluster": each(cluster, pa.string()), "kind": pa.repeat(pa.scalar(self.kind), n),
+                 "file": each(file, pa.string()), "block": each(block, pa.int64()),
+                 "local_line": pa.array(np.repeat(local.astype(np.int64), k) + within + 1),
+                 "n_lines": pa.repeat(pa.scalar(1, pa.int64()), n), "file_rank": each(rank, pa.int32()),
+                 "sub": pa.repeat(pa.scalar(0, pa.int32()), n), "canonical": pa.repeat(pa.scalar(False), n),
+                 "order_ts": nullable(self.clock, pa.int64()), "order_epoch": nullable(self.epoch, pa.int32())}
+        if self.kind == "event":
+            given["piece_event"] = pa.array(np.repeat(events.astype(np.int64), k) + within)
+        taken = lines.take(pa.array(np.concatenate(self.taken))) if self.taken else None
+        self.__init__(self.kind, self.schema)
+        return [_assembled(self.schema, n, given, taken)]
+
+
+def _assembled(arrow_schema: pa.Schema, k: int, given: dict, lines: pa.Table | None = None) -> pa.RecordBatch:
+    """k parse rows: the `given` columns, then those of `lines`, the others null."""
+    columns = []
+    for f in arrow_schema:
+        if f.name in given:
+            column = given[f.name]
+        elif lines is not None and f.name in lines.column_names:
+            column = lines.column(f.name)
+        else:
+            column = pa.nulls(k, f.type)
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        columns.append(column if column.type == f.type else column.cast(f.type))
+    return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
+
+
+class _LineRuns:
+    """What the parse takes of a batch's lines a run at once besides ingest.fast's lines: runs
+    of heads of loggers the audit does not read (OTHER: the `other` column, other_logger_heads),
+    and of plain continuation lines (GLUED: ingest.envelope.plain_continuations); each run
+    within one piece."""
+
+    ONE, OTHER, GLUED = 0, 1, 2
+
+    def __init__(self, batch: pa.RecordBatch, clock):
+        from ingest.envelope import plain_continuations
+        raw = batch.column("raw")
+        n = len(raw)
+        self.kind = np.where(plain_continuations(raw), self.GLUED, self.ONE).astype(np.int8)
+        self.stamps_ms = None
+        if "other" in batch.schema.names:
+            other = np.asarray(pc.fill_null(batch.column("other"), False).to_numpy(zero_copy_only=False), bool)
+            if other.any():
+                self.kind[other] = self.OTHER
+                at = np.flatnonzero(other)
+                self.stamps_ms = np.full(n, np.nan)
+                self.stamps_ms[at] = clock.stamps_ms(pc.utf8_slice_codeunits(raw.take(pa.array(at)), 1, 24))
+        uris, offsets = batch.column("file"), batch.column("block")
+        self.new_piece = np.ones(n, bool)
+        if n > 1:
+            self.new_piece[1:] = ~np.asarray(pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
+                                                     pc.equal(offsets.slice(1), offsets.slice(0, n - 1)))
+                                             .to_numpy(zero_copy_only=False), bool)
+
+    def between(self, start: int, end: int) -> list[tuple[int, int, int]]:
+        """(a, b, kind) of each run in lines start..end-1."""
+        if start >= end:
+            return []
+        kind = self.kind[start:end]
+        cut = np.flatnonzero((kind[1:] != kind[:-1]) | self.new_piece[start + 1:end]) + start + 1
+        bounds = [start, *cut.tolist(), end]
+        return [(a, b, int(self.kind[a])) for a, b in zip(bounds, bounds[1:])]
+
+
+def _concatenated(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
+    """Batches of one schema as one."""
+    batches = [b for b in batches if b.num_rows] or batches[:1]
+    if len(batches) == 1:
+        return batches[0]
+    return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
 
 
 def _one_piece(files: pa.Array, blocks: pa.Array) -> tuple | None:
@@ -745,8 +896,8 @@ class Ingested:
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
            zone: str = "UTC", fmt: str = "auto") -> Ingested:
-    parsed = keep_few(read_pieces(spark, files).mapInArrow(packed(parse_function(clusters, default_cluster, zone, fmt)),
-                                                          kept_schema()))
+    parse = packed(parse_function(clusters, default_cluster, zone, fmt))
+    parsed = keep_few(read_pieces(spark, files, other_loggers=fmt != "events").mapInArrow(parse, kept_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
                   .select("file", "block", "local_line", "n_lines", "order_ts", "order_epoch", "q_reason", "digest",

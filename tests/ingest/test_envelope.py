@@ -268,3 +268,43 @@ def test_a_crashs_nul_padding_is_quarantined_and_the_record_after_it_is_read(tmp
         ("state-change.log", len(lines) + 1, CRASH_PADDING, "\x00" * 512)]
     info = crashed.files[str(target)]
     assert info["lines"] == len(lines) + 1 == info["recognized"] + info["quarantined"] and info["quarantined"] == 1
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/New_York"])
+def test_a_column_of_stamps_reads_as_each_stamp_does(zone):
+    """Clock.stamps_ms, the parse's reading of a run of heads at once, is Clock.ms of each stamp:
+    across a DST change, with a minute past 59 and a day no month has (NaN: ms reads None)."""
+    import pyarrow as pa
+
+    stamps = ["2024-03-10 01:59:59,999", "2024-03-10 02:30:00,000", "2024-03-10 03:00:00.001", "2024-11-03 01:30:00,500",
+              "2024-05-01 13:75:00,000", "2023-02-30 10:00:00,000", "2024-05-01 13:00:00,123"]
+    clock = Clock(zone)
+    got = clock.stamps_ms(pa.array(stamps)).tolist()
+    assert [None if v != v else int(v) for v in got] == [clock.ms(s) for s in stamps]
+
+
+def test_the_lines_glued_a_run_at_once_are_those_feed_glues_whatever_the_record():
+    """plain_continuations marks a line only where RecordAssembler.feed glues it to an open record
+    of any level (a continuation, not blank, no wrapper, head or dump line); a run of them glued
+    at once (RecordAssembler.glue) gives the records feeding them one by one gives."""
+    import pyarrow as pa
+
+    from ingest.envelope import RecordAssembler, is_continuation, plain_continuations
+
+    lines = ["\tat kafka.controller.X.y(X.scala:1)", "Caused by: java.io.IOException: boom", "    indented dump line",
+             "... 3 more", "java.lang.IllegalStateException: x", "Suppressed: a", "\t", "   ", "", "at | compose",
+             "kafka-1  | \tat x", " payload: {\"x\": 1}", "| offset: 3", "[2024-05-01 13:00:00,000] INFO x (y)",
+             "2024-05-01 x", "{\"log\": \"\\tat x\"}", "\tat é", "\tat \x1b[1mx", "plain words", "1Exception: x",
+             "at x\r", "Exception"]
+    marked = plain_continuations(pa.array(lines)).tolist()
+    assert marked[:6] == [True] * 6 and not any(marked[6:])
+    for line, glued in zip(lines, marked):
+        if glued:
+            assert is_continuation(line) and unwrap(line) == (None, line) and parse_head(line) is None
+    head = "[2024-05-01 13:00:00,000] INFO x (kafka.log.Log)"
+    one, runs = RecordAssembler(), RecordAssembler()
+    by_line = [r for n, line in enumerate([head, *lines[:6]], 1) for r in one.feed(n, line)] + list(one.close())
+    list(runs.feed(1, head))
+    assert runs.glue(lines[:6])
+    assert by_line == list(runs.close())
+    assert not RecordAssembler().glue(lines[:1])   # no record open: nothing glued

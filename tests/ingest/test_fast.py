@@ -9,6 +9,7 @@ from pathlib import Path
 
 import random
 import re
+import tempfile
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from ingest.envelope import Clock
 from ingest.fast import FAST_ROWS, FastParser, _column, compile_row
+from ingest.lines import other_logger_head
 from ingest.render import Renderer
 from jobs.ingest_spark import parse_function
 from state_machine.generator import SimConfig, simulate
@@ -49,8 +51,12 @@ def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC", clu
         raw += lines
         file += [FILE] * len(lines)
         block += [b * 1000] * len(lines)
+    # With the fast paths, the heads of loggers the audit does not read are marked as the JVM marks
+    # them (jobs.ingest_spark.other_logger_heads), to be taken a run at once.
+    other = [other_logger_head(line) for line in raw] if fast else None
     batches = [pa.RecordBatch.from_pydict({"raw": raw[i:i + batch], "file": file[i:i + batch],
-                                           "block": pa.array(block[i:i + batch], pa.int64())})
+                                           "block": pa.array(block[i:i + batch], pa.int64()),
+                                           **({"other": other[i:i + batch]} if fast else {})})
                for i in range(0, len(raw), batch)]
     out = [r for b in parse_function({}, cluster, zone, fmt, use_fast=fast)(iter(batches)) for r in b.to_pylist()]
     return sorted(out, key=lambda r: (r["block"], r["kind"] == "piece", r["local_line"], r["sub"] or 0))
@@ -78,6 +84,23 @@ def test_generated_trace_log_gives_the_same_rows():
 
 def test_real_format_lines_of_every_era_give_the_same_rows():
     same_either_way([REAL_LINES], batch=50)
+
+
+def test_a_cluster_s_server_logs_and_stack_traces_give_the_same_rows():
+    """bench/cluster_logs.py's broker logs: most of server.log other loggers' lines, each taken a
+    run at once, and the stack traces of failed elections, glued a run at once."""
+    from bench.cluster_logs import CorpusConfig, generate
+
+    with tempfile.TemporaryDirectory() as folder:
+        generate(CorpusConfig(out=folder, version="2.4.1", mb=0.5, brokers=2))
+        logs = {p.relative_to(folder).as_posix(): p.read_text().splitlines() for p in sorted(Path(folder).rglob("*.log"))}
+    server = logs["broker-2/server.log"]
+    assert sum(map(other_logger_head, server)) > 0.8 * len(server)
+    trace = logs["broker-1/state-change.log"]
+    assert any(line.startswith("\tat ") for line in trace)
+    for lines in (server, trace):
+        third = len(lines) // 3
+        same_either_way([lines[:third], lines[third:]], batch=200)
 
 
 def test_a_zone_other_than_utc_gives_the_same_clock():

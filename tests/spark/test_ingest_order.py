@@ -238,3 +238,22 @@ def test_one_brokers_rotations_are_numbered_by_their_pieces_without_a_sort(spark
         assert len(got) == len(want) > 400
         assert [r["seq"] for r in got] == list(range(len(want)))
         assert [{k: r[k] for k in EVENT_FIELD_NAMES} for r in got] == want
+
+
+def test_the_jvm_marks_the_lines_the_parse_would_ignore_as_python_reads_them(spark, tmp_path):
+    """other_logger_heads (Java's regexes) and ingest.lines.other_logger_head (Python's) mark the
+    same lines, on every sample and fixture log line and on those lines changed where the two
+    could part: a logger the audit reads, a catalogue keyword after a logIdent, non-ASCII, a
+    control character, a line separator Java's `$` would step over."""
+    lines = sorted({line for base in (SAMPLES, MIGRATION.parent) for p in base.rglob("*.log")
+                    for line in p.read_text(errors="replace").splitlines()})
+    changed = [line.replace(") (kafka.log.Log)", ") (kafka.controller.KafkaController)") for line in lines[::7]]
+    changed += [line.replace("] Rolled", "] Removed").replace("INFO ", "INFO [Broker id=1] Shrinking ") for line in lines[::5]]
+    changed += [line.replace(" (kafka.", "é (kafka.").replace("] INFO ", "] INFO \x1b[1m") for line in lines[::11]]
+    changed += [line + "\u2028" for line in lines[::13]]
+    path = tmp_path / "server.log"
+    path.write_text("\n".join(lines + changed) + "\n")
+    marked = read_pieces(spark, [path.as_uri()], other_loggers=True).select("raw", "other").collect()
+    from ingest.lines import other_logger_head
+    assert sum(r["other"] for r in marked) > 100
+    assert [r["raw"] for r in marked if r["other"] != other_logger_head(r["raw"])] == []
