@@ -89,15 +89,20 @@ def test_real_format_lines_of_every_era_give_the_same_rows():
 def test_a_cluster_s_server_logs_and_stack_traces_give_the_same_rows():
     """bench/cluster_logs.py's broker logs: most of server.log other loggers' lines, each taken a
     run at once, and the stack traces of failed elections, glued a run at once."""
-    from bench.cluster_logs import CorpusConfig, generate
+    from bench.cluster_logs import CorpusConfig, election_failure_trace, generate
 
     with tempfile.TemporaryDirectory() as folder:
         generate(CorpusConfig(out=folder, version="2.4.1", mb=0.5, brokers=2))
         logs = {p.relative_to(folder).as_posix(): p.read_text().splitlines() for p in sorted(Path(folder).rglob("*.log"))}
     server = logs["broker-2/server.log"]
     assert sum(map(other_logger_head, server)) > 0.8 * len(server)
-    trace = logs["broker-1/state-change.log"]
-    assert any(line.startswith("\tat ") for line in trace)
+    # A small history has no failed election: every 50th decision's line is followed by one's trace.
+    failed = ("[2023-11-14 22:25:21,551] ERROR [Controller id=1 epoch=1] Controller 1 epoch 1 failed to change state "
+              "for partition t1-6 from OfflinePartition to OnlinePartition (state.change.logger)")
+    trace = [m for i, line in enumerate(logs["broker-1/state-change.log"]) for m in
+             ([line, failed, *election_failure_trace("2.4.1", "t1-6", "OfflinePartition", False).splitlines()]
+              if i % 50 == 49 else [line])]
+    assert sum(line.startswith("\tat ") for line in trace) > 1000
     for lines in (server, trace):
         third = len(lines) // 3
         same_either_way([lines[:third], lines[third:]], batch=200)
