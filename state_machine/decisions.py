@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from state_machine.checks import Severity
 from state_machine.events import Event
+from state_machine.findings import Facts, ids, sorted_ids
 from state_machine.selectors import Election, ElectionKind, FailureReason, select
 from state_machine.states import PartitionState
 from state_machine.steps import Step
@@ -37,11 +38,12 @@ class RecordedDecisions:
         if ce == self.controller_epoch and self.controller_of_epoch.get(ce) == event.controller_id:
             return False  # the known controller of the current epoch: nothing to check or learn
         if self.controller_epoch is not None and ce < self.controller_epoch:
+            facts = {"case": "older_epoch", "controller": str(event.controller_id), "controller_epoch": str(ce),
+                     "seen_controller_epoch": str(self.controller_epoch)}
             known = self.controller_of_epoch.get(self.controller_epoch)
-            by = "" if known is None else f" (controller {known})"   # None: a carried epoch
-            self._violate("STALE_CONTROLLER_EPOCH", event, None,
-                          f"decision by controller {event.controller_id} at controller epoch {ce}, "
-                          f"but epoch {self.controller_epoch}{by} was already seen", (self.last_decision,))
+            if known is not None:   # None: a carried epoch
+                facts["seen_controller"] = str(known)
+            self._violate("STALE_CONTROLLER_EPOCH", event, None, facts, (self.last_decision,))
             return True
         self._observe_controller(event, event.controller_id, ce)
         return False
@@ -57,7 +59,8 @@ class RecordedDecisions:
         elif known != controller_id:
             self._violate("DUPLICATE_CONTROLLER_EPOCH", event,
                           None if self.era.controller_epoch_strict else Severity.warning,
-                          f"controllers {known} and {controller_id} both acted at controller epoch {epoch}", ())
+                          {"case": "two_controllers", "controller_before": str(known), "controller": str(controller_id),
+                           "controller_epoch": str(epoch)}, ())
 
     def _unclean_severity(self, forced: bool) -> Severity:
         allowed = True if forced else self.unclean_allowed()
@@ -86,8 +89,9 @@ class RecordedDecisions:
             # An admin UNCLEAN election (2.4+, KIP-460) is allowed whatever the topic says.
             forced = kind is ElectionKind.unclean
             self._violate("UNCLEAN_LEADER_ELECTION", record, self._unclean_severity(forced),
-                          f"leader {leader} elected at leader epoch {epoch if epoch is not None else self.leader_epoch + 1} "
-                          f"was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})",
+                          {"case": "outside_isr", "leader": str(leader),
+                           "leader_epoch": str(epoch if epoch is not None else self.leader_epoch + 1),
+                           "isr_before": ids(prev_isr), "leader_before": str(prev_leader)},
                           [self.last_decision] + self.unclean_logged)
             self.last_unclean_violation = len(self._violations) - 1
             self.last_unclean_leader = leader
@@ -137,24 +141,28 @@ class RecordedDecisions:
             if isinstance(expected, Election):
                 if expected.leader != leader:
                     self._violate("UNEXPECTED_LEADER", record, None,
-                                  f"{expected.kind.value} election chose {leader}; the {self.era.name} selector chooses "
-                                  f"{expected.leader} (AR {list(self.replicas)}, ISR {list(self.isr)}, live {sorted(self._eligible())})",
-                                  (self.last_decision,))
+                                  {"case": "selector_chooses_another", "election": expected.kind.value,
+                                   "leader": str(leader), "era": self.era.name, "expected_leader": str(expected.leader),
+                                   "replicas": ids(self.replicas), "isr": ids(self.isr),
+                                   "live": sorted_ids(self._eligible())}, (self.last_decision,))
                 return
             if expected.reason is not FailureReason.ELECTION_NOT_NEEDED and not (
                     expected.reason is FailureReason.NO_ISR_REPLICA_ONLINE and self.unclean_allowed() is None):
                 self._violate("UNEXPECTED_LEADER", record, None,
-                              f"{expected.kind.value} election chose {leader}; the {self.era.name} selector elects no one: "
-                              f"{expected.detail}", (self.last_decision,))
+                              {"case": "selector_elects_no_one", "election": expected.kind.value, "leader": str(leader),
+                               "era": self.era.name, "selector_failure": expected.detail}, (self.last_decision,))
             return
         no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
         if not self._alive(leader) and not no_liveness_check:
-            known = f"live {sorted(self.live)}" if self.liveness_complete else f"known dead: {sorted(self.dead)}"
-            self._violate("UNEXPECTED_LEADER", record, None, f"broker {leader} was elected leader but is not live ({known})",
-                          (self.last_decision,))
+            facts = {"case": "leader_not_live", "leader": str(leader)}
+            if self.liveness_complete:
+                facts["live"] = sorted_ids(self.live)
+            else:
+                facts["known_dead"] = sorted_ids(self.dead)
+            self._violate("UNEXPECTED_LEADER", record, None, facts, (self.last_decision,))
         elif leader in self.shutting_down:
-            self._violate("UNEXPECTED_LEADER", record, None,
-                          f"broker {leader} was elected leader while shutting down", (self.last_decision,))
+            self._violate("UNEXPECTED_LEADER", record, None, {"case": "leader_shutting_down", "leader": str(leader)},
+                          (self.last_decision,))
 
     def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
@@ -170,10 +178,11 @@ class RecordedDecisions:
         outside = [r for r in isr if r not in replicas and r not in in_flight]
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
-                          f"ISR {list(isr)} has {outside} outside the assigned replicas {list(replicas)}", ())
+                          {"case": "outside_replicas", "isr": ids(isr), "outside": ids(outside), "replicas": ids(replicas)},
+                          ())
         if leader >= 0 and leader not in replicas and leader in isr and (target is None or leader not in target):
             self._violate("LEADER_NOT_IN_REPLICAS", record, None,
-                          f"leader {leader} is not an assigned replica {list(replicas)}", ())
+                          {"case": "not_assigned", "leader": str(leader), "replicas": ids(replicas)}, ())
 
     def _guess_kind(self, record: Event, prev_leader: int) -> ElectionKind | None:
         if record.election_type:
@@ -213,14 +222,15 @@ class RecordedDecisions:
         if epoch < self.recorded_epoch or (epoch == self.recorded_epoch and record.leader is not None
                                            and record.leader != self.recorded_epoch_leader):
             self._violate("LEADER_EPOCH_REGRESSION", record, None,
-                          f"leader {record.leader} at leader epoch {epoch} after leader {self.recorded_epoch_leader} "
-                          f"at leader epoch {self.recorded_epoch} was recorded", (self.last_decision,))
+                          {"case": "lower_epoch", "leader": str(record.leader), "leader_epoch": str(epoch),
+                           "recorded_leader": str(self.recorded_epoch_leader),
+                           "recorded_leader_epoch": str(self.recorded_epoch)}, (self.last_decision,))
             return True
         return False
 
     def _leader_not_in_isr(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
         """LEADER_NOT_IN_ISR, the one wording every handler writes."""
-        self._violate("LEADER_NOT_IN_ISR", record, None, f"leader {leader} is not in its ISR {list(isr)}", ())
+        self._violate("LEADER_NOT_IN_ISR", record, None, {"case": "not_in_isr", "leader": str(leader), "isr": ids(isr)}, ())
 
     def _check_recorded_isr(self, record: Event, isr: tuple[int, ...]) -> None:
         """A recorded ISR for the current leader: the leader is in it, it is in the replicas."""
@@ -237,14 +247,17 @@ class RecordedDecisions:
         self._emit(record, None, False)
 
     @staticmethod
-    def _rejected(step: Step | None, what: str, record: Event) -> tuple[Severity, str]:
-        """(severity, detail) of a transition the controller attempted and refused. One
+    def _rejected(step: Step | None, record: Event) -> tuple[Severity, Facts]:
+        """(severity, facts) of a transition the controller attempted and refused. One
         that this era's controller attempts itself, in handling its inputs (a pending step), is
         Kafka's own inconsistency, not the cluster's: 0.8-2.2's TopicDeletionManager moves a dead
         replica from OfflineReplica to ReplicaDeletionIneligible, which their ReplicaStateMachine
         refuses until 2.3 (KAFKA-8237; real 0.8.2.2-1.0.2 captures)."""
+        facts = {"case": "rejected", "from_state": str(record.from_state), "to_state": str(record.to_state),
+                 "exception": str(record.detail)}
+        if record.replica is not None:
+            facts["replica"] = str(record.replica)
         if step is None:
-            return Severity.warning, f"{what}: {record.detail}"
-        cause = step.cause.event_type if step.cause is not None else "its inputs"
-        return (Severity.info, f"{what}, a step this era's controller takes itself (handling {cause}) and its own state "
-                f"machine refuses: {record.detail}")
+            return Severity.warning, facts
+        facts["handling"] = step.cause.event_type if step.cause is not None else "its inputs"
+        return Severity.info, facts

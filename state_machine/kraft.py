@@ -4,25 +4,13 @@ PartitionChangeBuilder's (KIP-966's rule is the selectors', `is_valid_new_leader
 from __future__ import annotations
 
 from state_machine.events import Event
+from state_machine.findings import ids, sorted_ids
 from state_machine.selectors import (Election, ElectionKind, SelectorInput, is_valid_new_leader, last_known_leader,
                                      select)
 from state_machine.states import NO_LEADER_CHANGE, PartitionState
 from state_machine.steps import ControllerOperations
 
 P = PartitionState
-
-
-# Said of an unclean election by a controller that never elects so on its own (unclean_gate admin_only).
-_ADMIN_ONLY_NOTE = ("; this release's controller does not read unclean.leader.election.enable (KRaft before 3.9): "
-                    "only an admin UNCLEAN election elects outside the ISR")
-
-_LAST_KNOWN_LEADER_NOTE = ("; elected as the last known leader (KIP-966 lastKnownElr): with the ISR and the ELR empty, "
-                           "the controller elects it whatever unclean.leader.election.enable says, and marks the "
-                           "partition RECOVERING")
-
-# KRaft 3.7.0-4.0.2 (era last_known_leader "even_if_dead"); 4.1.0+ would not elect it.
-_DEAD_LAST_KNOWN_LEADER_NOTE = ("; it was not alive (fenced or shutting down): 3.7.0-4.0.2 elect the last known leader "
-                                "anyway (canElectLastKnownLeader only logs it), and the partition waits for it")
 
 
 def _kraft_reassignment(replicas: tuple[int, ...], adding: tuple[int, ...],
@@ -174,20 +162,20 @@ class KraftHandlers:
         acceptable = self._eligible()
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             if not self.elected_into_isr:
-                note = (_LAST_KNOWN_LEADER_NOTE if last_known else
-                        _ADMIN_ONLY_NOTE if self.era.unclean_gate == "admin_only" else "")
+                facts = {"case": "kraft_outside_isr", "leader": str(leader), "isr_before": ids(prev_isr),
+                         "leader_before": str(prev_leader), "last_known_leader": "true" if last_known else "false",
+                         "unclean_gate": self.era.unclean_gate}
                 dead = self.liveness_known and leader not in acceptable
                 if dead and last_known and self.era.last_known_leader == "even_if_dead":
-                    note += _DEAD_LAST_KNOWN_LEADER_NOTE
+                    facts["last_known_leader_dead"] = "true"
                 elif dead:
                     self._violate("UNEXPECTED_LEADER", record, None,
-                                  f"KRaft elected {leader}, which was not alive (acceptable {sorted(acceptable)}); "
-                                  f"PartitionChangeBuilder elects only an acceptable leader", (self.last_decision,))
+                                  {"case": "kraft_leader_not_acceptable", "leader": str(leader),
+                                   "acceptable": sorted_ids(acceptable)}, (self.last_decision,))
                 # Kafka marks it unclean (RECOVERING) either way; the last known leader is its design's choice.
                 self._violate("UNCLEAN_LEADER_ELECTION", record,
                               self._unclean_severity(record.election_type == "UNCLEAN" or last_known),
-                              f"leader {leader} was not in the previous ISR {list(prev_isr)} (previous leader {prev_leader})"
-                              f"{note}", [self.last_decision] + self.unclean_logged)
+                              facts, [self.last_decision] + self.unclean_logged)
                 self.unclean_logged = []
                 # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
                 self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
@@ -202,8 +190,8 @@ class KraftHandlers:
             expected = select(ElectionKind.offline, self.era, s)
             if isinstance(expected, Election) and expected.leader != leader:
                 self._violate("UNEXPECTED_LEADER", record, None,
-                              f"KRaft election chose {leader}; PartitionChangeBuilder chooses {expected.leader} "
-                              f"(replicas {list(replicas)}, ISR {list(isr)}, acceptable {sorted(acceptable)})",
+                              {"case": "kraft_chooses_another", "leader": str(leader), "expected_leader": str(expected.leader),
+                               "replicas": ids(replicas), "isr": ids(isr), "acceptable": sorted_ids(acceptable)},
                               (self.last_decision,))
 
     def on_clear_elr(self, record: Event) -> None:

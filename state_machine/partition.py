@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Iterable, NamedTuple
 from state_machine.checks import RULES, Severity, Violation
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
+from state_machine.findings import Facts, render
 from state_machine.selectors import ElectionKind, SelectorInput
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
@@ -307,11 +308,13 @@ class PartitionModel:
         if self.observer is not None:
             self.observer.replica_row(self, previous, row)
 
-    def _violate(self, rule: str, event: Event, severity: Severity | None, detail: str,
+    def _violate(self, rule: str, event: Event, severity: Severity | None, facts: Facts,
                  related: Iterable[Event | None]) -> None:
+        """A violation of `rule` shown by `event`, with what the check found (`findings`), its
+        detail rendered from those facts, and the evidence of `related`."""
         evidence = (provenance(event),) + tuple(provenance(r) for r in related if r is not None and r is not event)
         self._violations.append(Violation(rule, (severity or RULES[rule].severity).value, event.seq,
-                                          event.event_time_ms, detail, evidence))
+                                          event.event_time_ms, render(rule, facts), evidence))
 
     # ---------------------------------------------------------------- context
 

@@ -44,8 +44,10 @@ class ZkHandlers:
         previous = partition_state(record.from_state) if record.from_state else self.state
         if previous not in self.era.partition_valid_previous.get(target, ()):
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
-                          f"{previous.value} -> {target.value} is not a valid transition in era {self.era.name} "
-                          f"(valid previous states: {sorted(s.value for s in self.era.partition_valid_previous[target])})", ())
+                          {"case": "invalid_previous_state", "from_state": previous.value, "to_state": target.value,
+                           "era": self.era.name,
+                           "valid_previous_states": str(sorted(s.value for s in self.era.partition_valid_previous[target]))},
+                          ())
         if record.leader_epoch is not None and self._applied_by_broker_copy(record, target):
             self._note_recorded(record)
             return
@@ -142,8 +144,8 @@ class ZkHandlers:
         if valid_previous is None or previous not in valid_previous:
             valid = sorted(s.value for s in self.era.replica_valid_previous.get(target, ()))
             self._violate("ILLEGAL_REPLICA_TRANSITION", record, None,
-                          f"replica {r}: {previous.value} -> {target.value} is not a valid transition in era "
-                          f"{self.era.name} (valid previous states: {valid})", ())
+                          {"case": "invalid_previous_state", "replica": str(r), "from_state": previous.value,
+                           "to_state": target.value, "era": self.era.name, "valid_previous_states": str(valid)}, ())
         if r == self.isr_removed_by_write:
             self.isr_removed_by_write = None
             if target is R.OfflineReplica and self.replica_states.get(r) is R.OfflineReplica:
@@ -305,8 +307,8 @@ class ZkHandlers:
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
             self._violate("LEADER_EPOCH_REGRESSION", event, None,
-                          f"ISR change by broker {event.leader}, but the leader is {self.leader} at epoch {self.leader_epoch}",
-                          (self.last_decision,))
+                          {"case": "isr_change_by_former_leader", "isr_writer": str(event.leader), "leader": str(self.leader),
+                           "leader_epoch": str(self.leader_epoch)}, (self.last_decision,))
             return
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             self.leader_epoch = event.leader_epoch
@@ -360,12 +362,10 @@ class ZkHandlers:
             target = replica_state(record.to_state)
             step = self._claim_replica(record.replica, target)
             if illegal:
-                self._violate("ILLEGAL_REPLICA_TRANSITION", record, *self._rejected(
-                    step, f"the controller rejected replica {record.replica} {record.from_state} -> {record.to_state}", record), ())
+                self._violate("ILLEGAL_REPLICA_TRANSITION", record, *self._rejected(step, record), ())
             return
         target = partition_state(record.to_state)
         # Removed without being applied: the attempt failed and the state is unchanged.
         step = self._claim_partition(target)
         if illegal:
-            self._violate("ILLEGAL_PARTITION_TRANSITION", record, *self._rejected(
-                step, f"the controller rejected {record.from_state} -> {record.to_state}", record), ())
+            self._violate("ILLEGAL_PARTITION_TRANSITION", record, *self._rejected(step, record), ())
