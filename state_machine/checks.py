@@ -57,6 +57,28 @@ RULES: dict[str, Rule] = {r.code: r for r in (
 )}
 
 
+# Where a rule's severity departs from its default: the replay's checks ask these.
+
+def unclean_election_severity(allowed: bool | None) -> Severity:
+    """UNCLEAN_LEADER_ELECTION: `info` where it was allowed (the topic's or cluster's config, the
+    era, an admin UNCLEAN election, KIP-966's last known leader), `error` where it was forbidden,
+    `warning` where the config cannot be told (None)."""
+    return Severity.info if allowed else Severity.error if allowed is False else Severity.warning
+
+
+def rejected_transition_severity(own_step: bool) -> Severity:
+    """ILLEGAL_PARTITION_TRANSITION / ILLEGAL_REPLICA_TRANSITION attempted and refused by the
+    controller: `info` when it is a step the era's controller takes itself in handling its inputs
+    (Kafka's own inconsistency, not the cluster's), else `warning`."""
+    return Severity.info if own_step else Severity.warning
+
+
+def duplicate_epoch_severity(controller_epoch_strict: bool) -> Severity | None:
+    """DUPLICATE_CONTROLLER_EPOCH: the rule's default, but a `warning` in the eras whose failed
+    controller epoch increment was only logged (era.controller_epoch_strict False, before 1.1)."""
+    return None if controller_epoch_strict else Severity.warning
+
+
 class Violation(NamedTuple):
     rule: str
     severity: str

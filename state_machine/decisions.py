@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from state_machine.checks import Severity
+from state_machine.checks import (Severity, duplicate_epoch_severity, rejected_transition_severity,
+                                  unclean_election_severity)
 from state_machine.events import Event
 from state_machine.findings import Facts, ids, sorted_ids
 from state_machine.selectors import Election, ElectionKind, FailureReason, select
@@ -58,13 +59,12 @@ class RecordedDecisions:
             self.controller_of_epoch[epoch] = controller_id
         elif known != controller_id:
             self._violate("DUPLICATE_CONTROLLER_EPOCH", event,
-                          None if self.era.controller_epoch_strict else Severity.warning,
+                          duplicate_epoch_severity(self.era.controller_epoch_strict),
                           {"case": "two_controllers", "controller_before": str(known), "controller": str(controller_id),
                            "controller_epoch": str(epoch)}, ())
 
     def _unclean_severity(self, forced: bool) -> Severity:
-        allowed = True if forced else self.unclean_allowed()
-        return Severity.info if allowed else Severity.error if allowed is False else Severity.warning
+        return unclean_election_severity(True if forced else self.unclean_allowed())
 
     def _recorded_election(self, record: Event, kind: ElectionKind | None, expected, transition: bool) -> None:
         """A recorded leader/ISR that a controller decided: check it against the state
@@ -257,7 +257,6 @@ class RecordedDecisions:
                  "exception": str(record.detail)}
         if record.replica is not None:
             facts["replica"] = str(record.replica)
-        if step is None:
-            return Severity.warning, facts
-        facts["handling"] = step.cause.event_type if step.cause is not None else "its inputs"
-        return Severity.info, facts
+        if step is not None:
+            facts["handling"] = step.cause.event_type if step.cause is not None else "its inputs"
+        return rejected_transition_severity(step is not None), facts
