@@ -24,7 +24,7 @@ import re
 
 from ingest.catalog import LineContext, MessagePattern
 from schemas.validate import load_json
-from state_machine.replay import UNCLEAN_CONFIG
+from state_machine.partition import UNCLEAN_CONFIG
 from state_machine.states import NO_LEADER_CHANGE
 
 # LeaderRecoveryState.java: the byte values of PartitionRecord / PartitionChangeRecord.

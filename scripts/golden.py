@@ -50,7 +50,8 @@ from state_machine.cluster import replay_cluster  # noqa: E402
 from state_machine.eras import ERAS, resolve_era  # noqa: E402
 from state_machine.events import Event, event_to_mapping  # noqa: E402
 from state_machine.generator import FAULTS, SimConfig, simulate  # noqa: E402
-from state_machine.replay import ReplayResult, ReplicaRow, TimelineRow  # noqa: E402
+from state_machine.partition import ReplicaRow, TimelineRow  # noqa: E402
+from state_machine.replay import ReplayResult  # noqa: E402
 
 CORPUS = ROOT / "tests" / "golden"
 SAMPLES = ROOT / "data" / "samples"

@@ -36,18 +36,14 @@ from state_machine.decisions import RecordedDecisions
 from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, provenance
 from state_machine.kraft import KraftHandlers
-from state_machine.partition import (UNCLEAN_CONFIG, PartitionModel, ReplicaRow, TimelineRow, _unclean_value, copy_state,
-                                     mark_alive, mark_dead)
+from state_machine.partition import (UNCLEAN_CONFIG, PartitionModel, ReplicaRow, TimelineRow, _unclean_value, mark_alive,
+                                     mark_dead)
 from state_machine.selectors import ElectionKind
 from state_machine.states import NO_LEADER, PartitionState, partition_state, replica_state
 from state_machine.steps import OP_PARTITION, ControllerOperations, PendingSteps, Step
 from state_machine.zk import ZkHandlers
 
 P = PartitionState
-# Public names of the replay that now live in its parts (importers: jobs, ingest, carried, generator, tests).
-__all__ = ["UNCLEAN_CONFIG", "ControllerOperations", "PartitionReplay", "ReplayResult", "ReplicaRow", "Step",
-           "TimelineRow", "copy_state", "era_mismatch", "era_mismatches", "handlers_for", "mark_alive", "mark_dead",
-           "replay_partition", "replay_stream"]
 
 
 class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps, PartitionModel):

@@ -51,7 +51,7 @@ def test_a_set_two_partitions_share_stays_shared_in_their_copy():
 
 
 def test_copy_state_shares_tuples_and_copies_containers_once():
-    from state_machine.replay import copy_state
+    from state_machine.partition import copy_state
 
     row, shared = (1, (2, 3)), {4}
     state = {"rows": [row], "a": shared, "b": shared}
