@@ -1,4 +1,5 @@
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -87,12 +88,46 @@ def spark(tmp_path_factory):
     session.stop()
 
 
+# A JVM that dies fails every later test of its worker on py4j's "Connection refused", far from the
+# cause. The test it died in says how it ended; the later ones say where to look.
+_JVM_DIED_IN: dict[str, str] = {}
+
+
+def jvm_end(proc) -> str | None:
+    """How the session's JVM (PySpark's gateway process) ended, and what that means, or None."""
+    if proc is None or proc.poll() is None:
+        return None
+    rc = proc.returncode
+    if rc < 0:
+        how = f"was killed by {signal.Signals(-rc).name}"
+        if -rc == signal.SIGKILL:
+            avail = next((line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines()
+                          if line.startswith("MemAvailable:")), "?")
+            how += (" (the kernel's out-of-memory killer ends a process so; MemAvailable is now "
+                    f"{int(avail) // 1024 if avail.isdigit() else avail} MiB)")
+    elif rc == 52:
+        how = "exited 52, Spark's exit on a java.lang.OutOfMemoryError (SUITE_CONF's driver heap)"
+    else:
+        crash_logs = sorted(str(p) for p in Path.cwd().glob(f"hs_err_pid{proc.pid}.log"))
+        how = f"exited {rc}" + (f", its crash log: {crash_logs[0]}" if crash_logs else "")
+    return f"the suite's JVM (pid {proc.pid}) {how}"
+
+
 @pytest.fixture(autouse=True)
 def _release_cached_tables(request):
     """A test's cached DataFrames do not outlive it (they hold heap the next tests need)."""
+    if "spark" not in request.fixturenames:
+        yield
+        return
+    session = request.getfixturevalue("spark")
+    if _JVM_DIED_IN:
+        pytest.fail(f"{_JVM_DIED_IN['how']} during {_JVM_DIED_IN['test']}", pytrace=False)
     yield
-    if "spark" in request.fixturenames:
-        request.getfixturevalue("spark").catalog.clearCache()
+    ended = jvm_end(getattr(type(session.sparkContext)._gateway, "proc", None))
+    if ended:
+        _JVM_DIED_IN.update(how=ended, test=request.node.nodeid)
+        pytest.fail(f"{ended} during this test", pytrace=False)
+    session.catalog.clearCache()
 
 
 @pytest.fixture(scope="session")
