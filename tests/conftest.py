@@ -107,6 +107,9 @@ def jvm_end(proc) -> str | None:
                     f"{int(avail) // 1024 if avail.isdigit() else avail} MiB)")
     elif rc == 52:
         how = "exited 52, Spark's exit on a java.lang.OutOfMemoryError (SUITE_CONF's driver heap)"
+    elif rc == 50:
+        how = ("exited 50, Spark's exit on an uncaught error in one of its threads (the test's "
+               "captured stderr names it)")
     else:
         crash_logs = sorted(str(p) for p in Path.cwd().glob(f"hs_err_pid{proc.pid}.log"))
         how = f"exited {rc}" + (f", its crash log: {crash_logs[0]}" if crash_logs else "")

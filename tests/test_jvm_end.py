@@ -31,6 +31,10 @@ def test_sparks_out_of_memory_exit_is_named():
     assert "java.lang.OutOfMemoryError" in jvm_end(_ended("raise SystemExit(52)"))
 
 
+def test_sparks_exit_on_an_uncaught_error_is_named():
+    assert "uncaught error" in jvm_end(_ended("raise SystemExit(50)"))
+
+
 def test_another_exit_gives_its_status():
     proc = _ended("raise SystemExit(3)")
     assert jvm_end(proc) == f"the suite's JVM (pid {proc.pid}) exited 3"
