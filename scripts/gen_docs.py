@@ -9,7 +9,7 @@ Four pages hold generated blocks between two markers; the prose around them is w
                      MERGE_KEYS, REPLAY_TIMES, PARTITION_COLUMNS, TABLE_PROPERTIES
     docs/events.md   schemas/events.py: EVENT_FIELDS, EVENT_TYPES; state_machine/events.py's routing sets
     docs/eras.md     state_machine/eras.py: ERA_RELEASES, BEHAVIOURS, KRAFT_BEHAVIOUR, KRAFT_BEHAVIOURS
-    docs/rules.md    state_machine/checks.py: RULES
+    docs/rules.md    state_machine/checks.py: RULES; state_machine/findings.py: FINDINGS, FACT_KEYS
 
 Each `*_blocks` function takes its sources as arguments (defaulting to the code's), so a test can
 render a page from changed data. Only the text between the markers is rewritten."""
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from schemas import events as schema_events
 from schemas import tables as schema_tables
-from state_machine import checks, eras
+from state_machine import checks, eras, findings
 from state_machine import events as core_events
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,9 +165,20 @@ def eras_blocks(releases: Mapping = eras.ERA_RELEASES, behaviours: tuple = eras.
 
 # ---------------------------------------------------------------- docs/rules.md
 
-def rules_blocks(rules: Mapping = checks.RULES) -> dict[str, str]:
+def _detail(detail) -> str:
+    """A finding's detail template as the page shows it; a function's, by its name."""
+    return f"`{detail}`" if isinstance(detail, str) else f"written by `findings.{detail.__name__}`"
+
+
+def rules_blocks(rules: Mapping = checks.RULES, found: tuple = findings.FINDINGS,
+                 fact_keys: Mapping = findings.FACT_KEYS) -> dict[str, str]:
     rows = [(f"`{r.code}`", r.severity.value, r.spec, r.summary) for r in rules.values()]
-    return {"rules": _table(("rule", "default severity", "spec", "what it means"), rows)}
+    cases = [(f"`{f.rule}`", f"`{f.case}`", ", ".join(f"`{k}`" for k in f.facts) or "—",
+              ", ".join(f"`{k}`" for k in f.when_known) or "—", _detail(f.detail)) for f in found]
+    keys = [(f"`{k}`", meaning) for k, meaning in fact_keys.items()]
+    return {"rules": _table(("rule", "default severity", "spec", "what it means"), rows),
+            "findings": _table(("rule", "`case`", "facts", "facts when known", "`detail`"), cases),
+            "fact-keys": _table(("key", "what it holds"), keys)}
 
 
 PAGES: dict[str, Callable[[], dict[str, str]]] = {

@@ -1,5 +1,5 @@
 """The rules the replay checks, each with a stable code and a default severity, and the
-violation record that carries its evidence (the recorded events that prove it).
+violation record that carries its facts and its evidence (the recorded events that prove it).
 
 Severity: `error` = Kafka's rules were broken (or the topic forbade what happened);
 `warning` = suspicious or cannot be told (e.g. an unclean election whose config is
@@ -84,5 +84,6 @@ class Violation(NamedTuple):
     severity: str
     seq: int                 # the recorded event that shows it
     event_time_ms: int | None
-    detail: str
+    detail: str                 # rendered from `facts` (findings.render)
     evidence: tuple[str, ...]   # provenance of the events that prove it, the offending one first
+    facts: dict[str, str]       # what the check found, by Kafka's names (findings.FINDINGS, FACT_KEYS)

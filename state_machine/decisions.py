@@ -61,7 +61,8 @@ class RecordedDecisions:
             self._violate("DUPLICATE_CONTROLLER_EPOCH", event,
                           duplicate_epoch_severity(self.era.controller_epoch_strict),
                           {"case": "two_controllers", "controller_before": str(known), "controller": str(controller_id),
-                           "controller_epoch": str(epoch)}, ())
+                           "controller_epoch": str(epoch),
+                           "controller_epoch_strict": "true" if self.era.controller_epoch_strict else "false"}, ())
 
     def _unclean_severity(self, forced: bool) -> Severity:
         return unclean_election_severity(True if forced else self.unclean_allowed())
@@ -91,7 +92,8 @@ class RecordedDecisions:
             self._violate("UNCLEAN_LEADER_ELECTION", record, self._unclean_severity(forced),
                           {"case": "outside_isr", "leader": str(leader),
                            "leader_epoch": str(epoch if epoch is not None else self.leader_epoch + 1),
-                           "isr_before": ids(prev_isr), "leader_before": str(prev_leader)},
+                           "isr_before": ids(prev_isr), "leader_before": str(prev_leader),
+                           "leader_epoch_before": str(self.leader_epoch), **self.unclean_facts(forced)},
                           [self.last_decision] + self.unclean_logged)
             self.last_unclean_violation = len(self._violations) - 1
             self.last_unclean_leader = leader
@@ -142,7 +144,7 @@ class RecordedDecisions:
                 if expected.leader != leader:
                     self._violate("UNEXPECTED_LEADER", record, None,
                                   {"case": "selector_chooses_another", "election": expected.kind.value,
-                                   "leader": str(leader), "era": self.era.name, "expected_leader": str(expected.leader),
+                                   "leader": str(leader), "expected_leader": str(expected.leader),
                                    "replicas": ids(self.replicas), "isr": ids(self.isr),
                                    "live": sorted_ids(self._eligible())}, (self.last_decision,))
                 return
@@ -150,19 +152,19 @@ class RecordedDecisions:
                     expected.reason is FailureReason.NO_ISR_REPLICA_ONLINE and self.unclean_allowed() is None):
                 self._violate("UNEXPECTED_LEADER", record, None,
                               {"case": "selector_elects_no_one", "election": expected.kind.value, "leader": str(leader),
-                               "era": self.era.name, "selector_failure": expected.detail}, (self.last_decision,))
+                               "selector_failure": expected.detail, "replicas": ids(self.replicas), "isr": ids(self.isr),
+                               "live": sorted_ids(self._eligible())}, (self.last_decision,))
             return
         no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
         if not self._alive(leader) and not no_liveness_check:
-            facts = {"case": "leader_not_live", "leader": str(leader)}
+            facts = {"case": "leader_not_live", "leader": str(leader), "known_dead": sorted_ids(self.dead)}
             if self.liveness_complete:
                 facts["live"] = sorted_ids(self.live)
-            else:
-                facts["known_dead"] = sorted_ids(self.dead)
             self._violate("UNEXPECTED_LEADER", record, None, facts, (self.last_decision,))
         elif leader in self.shutting_down:
-            self._violate("UNEXPECTED_LEADER", record, None, {"case": "leader_shutting_down", "leader": str(leader)},
-                          (self.last_decision,))
+            self._violate("UNEXPECTED_LEADER", record, None,
+                          {"case": "leader_shutting_down", "leader": str(leader),
+                           "shutting_down": sorted_ids(self.shutting_down)}, (self.last_decision,))
 
     def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
@@ -176,13 +178,15 @@ class RecordedDecisions:
         target = None if self.kraft else self.reassignment_target
         in_flight = self.replicas + target if target is not None else ()
         outside = [r for r in isr if r not in replicas and r not in in_flight]
+        in_flight_facts = {} if target is None else {"target_replicas": ids(target)}
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
-                          {"case": "outside_replicas", "isr": ids(isr), "outside": ids(outside), "replicas": ids(replicas)},
-                          ())
+                          {"case": "outside_replicas", "isr": ids(isr), "outside": ids(outside), "replicas": ids(replicas),
+                           **in_flight_facts}, ())
         if leader >= 0 and leader not in replicas and leader in isr and (target is None or leader not in target):
             self._violate("LEADER_NOT_IN_REPLICAS", record, None,
-                          {"case": "not_assigned", "leader": str(leader), "replicas": ids(replicas)}, ())
+                          {"case": "not_assigned", "leader": str(leader), "isr": ids(isr), "replicas": ids(replicas),
+                           **in_flight_facts}, ())
 
     def _guess_kind(self, record: Event, prev_leader: int) -> ElectionKind | None:
         if record.election_type:

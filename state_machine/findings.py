@@ -2,12 +2,14 @@
 
 A check returns what it found as data: a dict of str to str, the values as the sentence
 shows them (an id, a list of ids `[1, 2]`, a state's name). `case` names which of its
-rule's findings it is; the other keys are Kafka's words for what the check compared (the
-leader, the ISR before, the selector's choice, the era behaviour applied). `render` turns
-the facts into the `detail` text, as Elle's explainer renders an anomaly kept as data."""
+rule's findings it is, `era` the era whose rules judged it; the other keys are Kafka's words
+for what the check compared (the leader, the ISR before, the selector's choice, the era
+behaviour applied). FINDINGS declares each finding's keys, FACT_KEYS what each key means:
+the `violations` table's `facts` column holds them (docs/rules.md lists them), and `render`
+turns them into the `detail` text, as Elle's explainer renders an anomaly kept as data."""
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 Facts = dict[str, str]
 
@@ -36,7 +38,7 @@ _DEAD_LAST_KNOWN_LEADER_NOTE = ("; it was not alive (fenced or shutting down): 3
 
 
 def _kraft_unclean(f: Facts) -> str:
-    note = (_LAST_KNOWN_LEADER_NOTE if f.get("last_known_leader") == "true" else
+    note = (_LAST_KNOWN_LEADER_NOTE if f.get("last_known_leader_elected") == "true" else
             _ADMIN_ONLY_NOTE if f.get("unclean_gate") == "admin_only" else "")
     if f.get("last_known_leader_dead") == "true":
         note += _DEAD_LAST_KNOWN_LEADER_NOTE
@@ -62,54 +64,155 @@ def _stale(f: Facts) -> str:
 
 
 def _not_live(f: Facts) -> str:
+    """`live` where every live broker is known, else the ones known dead."""
     known = f"live {f['live']}" if "live" in f else f"known dead: {f['known_dead']}"
     return f"broker {f['leader']} was elected leader but is not live ({known})"
 
 
-# (rule, case) -> the sentence: a template of the facts' names, or a function of the facts
-# where a fact may be absent.
-_DETAIL: dict[tuple[str, str], str | Callable[[Facts], str]] = {
-    ("STALE_CONTROLLER_EPOCH", "older_epoch"): _stale,
-    ("DUPLICATE_CONTROLLER_EPOCH", "two_controllers"):
-        "controllers {controller_before} and {controller} both acted at controller epoch {controller_epoch}",
-    ("UNCLEAN_LEADER_ELECTION", "outside_isr"):
-        "leader {leader} elected at leader epoch {leader_epoch} was not in the previous ISR {isr_before} "
-        "(previous leader {leader_before})",
-    ("UNCLEAN_LEADER_ELECTION", "kraft_outside_isr"): _kraft_unclean,
-    ("UNCLEAN_LEADER_ELECTION", "logged_not_replayed"):
-        "the controller logged an unclean election of leader {leader} that the replayed history does not show",
-    ("UNEXPECTED_LEADER", "selector_chooses_another"):
-        "{election} election chose {leader}; the {era} selector chooses {expected_leader} "
-        "(AR {replicas}, ISR {isr}, live {live})",
-    ("UNEXPECTED_LEADER", "selector_elects_no_one"):
-        "{election} election chose {leader}; the {era} selector elects no one: {selector_failure}",
-    ("UNEXPECTED_LEADER", "leader_not_live"): _not_live,
-    ("UNEXPECTED_LEADER", "leader_shutting_down"): "broker {leader} was elected leader while shutting down",
-    ("UNEXPECTED_LEADER", "kraft_leader_not_acceptable"):
-        "KRaft elected {leader}, which was not alive (acceptable {acceptable}); "
-        "PartitionChangeBuilder elects only an acceptable leader",
-    ("UNEXPECTED_LEADER", "kraft_chooses_another"):
-        "KRaft election chose {leader}; PartitionChangeBuilder chooses {expected_leader} "
-        "(replicas {replicas}, ISR {isr}, acceptable {acceptable})",
-    ("ISR_NOT_SUBSET_OF_REPLICAS", "outside_replicas"): "ISR {isr} has {outside} outside the assigned replicas {replicas}",
-    ("LEADER_NOT_IN_REPLICAS", "not_assigned"): "leader {leader} is not an assigned replica {replicas}",
-    ("LEADER_NOT_IN_ISR", "not_in_isr"): "leader {leader} is not in its ISR {isr}",
-    ("LEADER_EPOCH_REGRESSION", "lower_epoch"):
-        "leader {leader} at leader epoch {leader_epoch} after leader {recorded_leader} "
-        "at leader epoch {recorded_leader_epoch} was recorded",
-    ("LEADER_EPOCH_REGRESSION", "isr_change_by_former_leader"):
-        "ISR change by broker {isr_writer}, but the leader is {leader} at epoch {leader_epoch}",
-    ("ILLEGAL_PARTITION_TRANSITION", "invalid_previous_state"):
-        "{from_state} -> {to_state} is not a valid transition in era {era} (valid previous states: {valid_previous_states})",
-    ("ILLEGAL_REPLICA_TRANSITION", "invalid_previous_state"):
-        "replica {replica}: {from_state} -> {to_state} is not a valid transition in era {era} "
-        "(valid previous states: {valid_previous_states})",
-    ("ILLEGAL_PARTITION_TRANSITION", "rejected"): _rejected,
-    ("ILLEGAL_REPLICA_TRANSITION", "rejected"): _rejected,
+# Every violation's facts hold these two.
+COMMON = ("case", "era")
+
+# What each key of a violation's facts means; a key means the same in every finding that has it.
+FACT_KEYS: dict[str, str] = {
+    "case": "Which of its rule's findings the violation is.",
+    "era": "The named era whose rules judged it (state_machine/eras.py).",
+    "leader": "The leader the offending record elects or names (broker id, -1 = none); for an ISR change by a "
+              "former leader, the leader the partition has.",
+    "leader_epoch": "The leader epoch of `leader`.",
+    "leader_before": "The partition's leader before the record.",
+    "leader_epoch_before": "The partition's leader epoch before the record.",
+    "isr": "The ISR the check read: the record's, or the one the era's selector was given.",
+    "isr_before": "The partition's ISR before the record.",
+    "elr_before": "KRaft: the eligible leader replicas (KIP-966) before the record; electing one of them is clean.",
+    "last_known_elr_before": "KRaft: the last known ELR (KIP-966) before the record.",
+    "replicas": "The assigned replicas the check read (AR, in order).",
+    "target_replicas": "ZooKeeper mode: the target replicas (RAR) of the reassignment in flight, which the ISR and "
+                       "the leader may also be in.",
+    "outside": "The ISR's members outside the assigned replicas.",
+    "expected_leader": "The leader the era's selector chooses from the same state.",
+    "election": "The election the era's selector ran (selectors.ElectionKind): offline, reassign, preferred, "
+                "controlled_shutdown, noop.",
+    "selector_failure": "Why the era's selector elects no one.",
+    "live": "The brokers alive (for a selector: taken for alive and not shutting down); for a leader not live, "
+            "only where every live broker is known.",
+    "known_dead": "The brokers known dead.",
+    "acceptable": "KRaft: the brokers PartitionChangeBuilder may elect (alive, not in controlled shutdown).",
+    "shutting_down": "The brokers in controlled shutdown.",
+    "recorded_leader": "The leader of the highest leader epoch a record showed before.",
+    "recorded_leader_epoch": "That highest leader epoch.",
+    "isr_writer": "The broker whose ISR change it was.",
+    "controller": "The controller (broker id) of the decision.",
+    "controller_epoch": "The controller epoch of the decision.",
+    "controller_before": "The other controller that acted at the same controller epoch.",
+    "controller_epoch_strict": "Era behaviour: true where a failed controller epoch increment stops the "
+                               "controller (1.1+), false where it was only logged.",
+    "seen_controller_epoch": "The highest controller epoch seen before.",
+    "seen_controller": "The controller of that epoch, where known (not for a carried epoch).",
+    "from_state": "The state the transition left.",
+    "to_state": "The state the transition entered.",
+    "valid_previous_states": "The era's valid previous states of `to_state`.",
+    "replica": "The replica (broker id) whose state changed.",
+    "exception": "The controller's message refusing the transition.",
+    "handling": "The input in whose handling the era's controller takes the refused step itself.",
+    "unclean_gate": "Era behaviour: what allows an unclean election: always (0.8.0-0.8.1), topic_config "
+                    "(unclean.leader.election.enable), admin_only (KRaft before 3.9).",
+    "unclean_leader_election_enable": "The topic's unclean.leader.election.enable (else the cluster's) the history "
+                                      "showed: true or false; absent when no event showed it.",
+    "admin_unclean_election": "true when an admin UNCLEAN election (KIP-460) made it.",
+    "last_known_leader_elected": "KRaft: true when the leader was elected as the last known leader (KIP-966).",
+    "last_known_leader_dead": "KRaft: true when that last known leader was not alive (3.7.0-4.0.2 elect it anyway).",
 }
+
+
+class Finding(NamedTuple):
+    """One finding of a rule: the facts it always carries (besides COMMON), those it carries when
+    known, and its detail sentence, a template of the facts' names or a function of the facts."""
+    rule: str
+    case: str
+    facts: tuple[str, ...]
+    when_known: tuple[str, ...]
+    detail: str | Callable[[Facts], str]
+
+
+_UNCLEAN = ("unclean_gate", "admin_unclean_election")
+
+FINDINGS: tuple[Finding, ...] = (
+    Finding("STALE_CONTROLLER_EPOCH", "older_epoch", ("controller", "controller_epoch", "seen_controller_epoch"),
+            ("seen_controller",), _stale),
+    Finding("DUPLICATE_CONTROLLER_EPOCH", "two_controllers",
+            ("controller_before", "controller", "controller_epoch", "controller_epoch_strict"), (),
+            "controllers {controller_before} and {controller} both acted at controller epoch {controller_epoch}"),
+    Finding("UNCLEAN_LEADER_ELECTION", "outside_isr",
+            ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", *_UNCLEAN),
+            ("unclean_leader_election_enable",),
+            "leader {leader} elected at leader epoch {leader_epoch} was not in the previous ISR {isr_before} "
+            "(previous leader {leader_before})"),
+    Finding("UNCLEAN_LEADER_ELECTION", "kraft_outside_isr",
+            ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", "elr_before",
+             "last_known_elr_before", *_UNCLEAN, "last_known_leader_elected"),
+            ("unclean_leader_election_enable", "last_known_leader_dead"), _kraft_unclean),
+    Finding("UNCLEAN_LEADER_ELECTION", "logged_not_replayed", ("leader", "unclean_gate"),
+            ("unclean_leader_election_enable",),
+            "the controller logged an unclean election of leader {leader} that the replayed history does not show"),
+    Finding("UNEXPECTED_LEADER", "selector_chooses_another",
+            ("election", "leader", "expected_leader", "replicas", "isr", "live"), (),
+            "{election} election chose {leader}; the {era} selector chooses {expected_leader} "
+            "(AR {replicas}, ISR {isr}, live {live})"),
+    Finding("UNEXPECTED_LEADER", "selector_elects_no_one",
+            ("election", "leader", "selector_failure", "replicas", "isr", "live"), (),
+            "{election} election chose {leader}; the {era} selector elects no one: {selector_failure}"),
+    Finding("UNEXPECTED_LEADER", "leader_not_live", ("leader", "known_dead"), ("live",), _not_live),
+    Finding("UNEXPECTED_LEADER", "leader_shutting_down", ("leader", "shutting_down"), (),
+            "broker {leader} was elected leader while shutting down"),
+    Finding("UNEXPECTED_LEADER", "kraft_leader_not_acceptable", ("leader", "acceptable"), (),
+            "KRaft elected {leader}, which was not alive (acceptable {acceptable}); "
+            "PartitionChangeBuilder elects only an acceptable leader"),
+    Finding("UNEXPECTED_LEADER", "kraft_chooses_another", ("leader", "expected_leader", "replicas", "isr", "acceptable"),
+            (), "KRaft election chose {leader}; PartitionChangeBuilder chooses {expected_leader} "
+                "(replicas {replicas}, ISR {isr}, acceptable {acceptable})"),
+    Finding("ISR_NOT_SUBSET_OF_REPLICAS", "outside_replicas", ("isr", "outside", "replicas"), ("target_replicas",),
+            "ISR {isr} has {outside} outside the assigned replicas {replicas}"),
+    Finding("LEADER_NOT_IN_REPLICAS", "not_assigned", ("leader", "isr", "replicas"), ("target_replicas",),
+            "leader {leader} is not an assigned replica {replicas}"),
+    Finding("LEADER_NOT_IN_ISR", "not_in_isr", ("leader", "isr"), (), "leader {leader} is not in its ISR {isr}"),
+    Finding("LEADER_EPOCH_REGRESSION", "lower_epoch",
+            ("leader", "leader_epoch", "recorded_leader", "recorded_leader_epoch"), (),
+            "leader {leader} at leader epoch {leader_epoch} after leader {recorded_leader} "
+            "at leader epoch {recorded_leader_epoch} was recorded"),
+    Finding("LEADER_EPOCH_REGRESSION", "isr_change_by_former_leader", ("isr_writer", "leader", "leader_epoch"),
+            ("isr",), "ISR change by broker {isr_writer}, but the leader is {leader} at epoch {leader_epoch}"),
+    Finding("ILLEGAL_PARTITION_TRANSITION", "invalid_previous_state",
+            ("from_state", "to_state", "valid_previous_states"), (),
+            "{from_state} -> {to_state} is not a valid transition in era {era} (valid previous states: "
+            "{valid_previous_states})"),
+    Finding("ILLEGAL_REPLICA_TRANSITION", "invalid_previous_state",
+            ("replica", "from_state", "to_state", "valid_previous_states"), (),
+            "replica {replica}: {from_state} -> {to_state} is not a valid transition in era {era} "
+            "(valid previous states: {valid_previous_states})"),
+    Finding("ILLEGAL_PARTITION_TRANSITION", "rejected", ("from_state", "to_state", "exception"), ("handling",),
+            _rejected),
+    Finding("ILLEGAL_REPLICA_TRANSITION", "rejected", ("replica", "from_state", "to_state", "exception"),
+            ("handling",), _rejected),
+)
+
+_BY_CASE: dict[tuple[str, str], Finding] = {(f.rule, f.case): f for f in FINDINGS}
+
+
+def finding(rule: str, facts: Facts) -> Finding:
+    """The finding of `rule` these facts are (by their `case`)."""
+    return _BY_CASE[(rule, facts["case"])]
+
+
+def undeclared(rule: str, facts: Facts) -> tuple[list[str], list[str]]:
+    """(keys its finding always carries that `facts` lacks, keys `facts` holds that its finding
+    does not declare)."""
+    f = finding(rule, facts)
+    required = (*COMMON, *f.facts)
+    return ([k for k in required if k not in facts],
+            [k for k in facts if k not in required and k not in f.when_known])
 
 
 def render(rule: str, facts: Facts) -> str:
     """The `detail` sentence of a violation of `rule` with these facts."""
-    detail = _DETAIL[(rule, facts["case"])]
+    detail = finding(rule, facts).detail
     return detail.format_map(facts) if isinstance(detail, str) else detail(facts)

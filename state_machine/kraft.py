@@ -162,9 +162,12 @@ class KraftHandlers:
         acceptable = self._eligible()
         if leader not in prev_isr and prev_isr is not None and self.leader_epoch >= 0:
             if not self.elected_into_isr:
-                facts = {"case": "kraft_outside_isr", "leader": str(leader), "isr_before": ids(prev_isr),
-                         "leader_before": str(prev_leader), "last_known_leader": "true" if last_known else "false",
-                         "unclean_gate": self.era.unclean_gate}
+                facts = {"case": "kraft_outside_isr", "leader": str(leader), "leader_epoch": str(self.leader_epoch + 1),
+                         "isr_before": ids(prev_isr), "leader_before": str(prev_leader),
+                         "leader_epoch_before": str(self.leader_epoch), "elr_before": ids(elr),
+                         "last_known_elr_before": ids(last_known_elr),
+                         "last_known_leader_elected": "true" if last_known else "false",
+                         **self.unclean_facts(record.election_type == "UNCLEAN")}
                 dead = self.liveness_known and leader not in acceptable
                 if dead and last_known and self.era.last_known_leader == "even_if_dead":
                     facts["last_known_leader_dead"] = "true"

@@ -310,11 +310,12 @@ class PartitionModel:
 
     def _violate(self, rule: str, event: Event, severity: Severity | None, facts: Facts,
                  related: Iterable[Event | None]) -> None:
-        """A violation of `rule` shown by `event`, with what the check found (`findings`), its
-        detail rendered from those facts, and the evidence of `related`."""
+        """A violation of `rule` shown by `event`, with what the check found (`facts`, to which the
+        era that judged it is added), its detail rendered from those facts, and the evidence of `related`."""
+        facts["era"] = self.era.name
         evidence = (provenance(event),) + tuple(provenance(r) for r in related if r is not None and r is not event)
         self._violations.append(Violation(rule, (severity or RULES[rule].severity).value, event.seq,
-                                          event.event_time_ms, render(rule, facts), evidence))
+                                          event.event_time_ms, render(rule, facts), evidence, facts))
 
     # ---------------------------------------------------------------- context
 
@@ -338,9 +339,23 @@ class PartitionModel:
             for seq, before in self.unclean_changes:
                 if seq > since.seq:
                     return before
-        if self.unclean_topic is not None:
-            return self.unclean_topic
-        return self.unclean_cluster
+        return self.unclean_setting()
+
+    def unclean_setting(self) -> bool | None:
+        """unclean.leader.election.enable as the history showed it: the topic's, else the
+        cluster's; None when no event showed it."""
+        return self.unclean_topic if self.unclean_topic is not None else self.unclean_cluster
+
+    def unclean_facts(self, admin_unclean: bool | None = None) -> Facts:
+        """The facts an unclean election is judged on: the era's gate, the setting when known,
+        and (`admin_unclean`, when the check knows it) whether an admin UNCLEAN election made it."""
+        facts = {"unclean_gate": self.era.unclean_gate}
+        setting = self.unclean_setting()
+        if setting is not None:
+            facts["unclean_leader_election_enable"] = "true" if setting else "false"
+        if admin_unclean is not None:
+            facts["admin_unclean_election"] = "true" if admin_unclean else "false"
+        return facts
 
     def _presumed_live(self) -> set[int]:
         """The brokers taken for alive: `live`, and until it is complete every replica (and

@@ -78,7 +78,7 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         self._flush(None)
         for logged in self.unclean_logged:
             self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
-                          {"case": "logged_not_replayed", "leader": str(logged.leader)}, ())
+                          {"case": "logged_not_replayed", "leader": str(logged.leader), **self.unclean_facts()}, ())
         self.unclean_logged = []
         if self._open_row is not None and self._open_row is not self._carried_row:
             self._rows.append(self._open_row)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from state_machine.decisions import DeferredSelection
 from state_machine.events import Event
+from state_machine.findings import ids
 from state_machine.selectors import Election, ElectionKind
 from state_machine.states import (NO_LEADER, REPLICA_STATES_BY_NAME, PartitionState, ReplicaState, partition_state,
                                   replica_state)
@@ -45,7 +46,6 @@ class ZkHandlers:
         if previous not in self.era.partition_valid_previous.get(target, ()):
             self._violate("ILLEGAL_PARTITION_TRANSITION", record, None,
                           {"case": "invalid_previous_state", "from_state": previous.value, "to_state": target.value,
-                           "era": self.era.name,
                            "valid_previous_states": str(sorted(s.value for s in self.era.partition_valid_previous[target]))},
                           ())
         if record.leader_epoch is not None and self._applied_by_broker_copy(record, target):
@@ -145,7 +145,7 @@ class ZkHandlers:
             valid = sorted(s.value for s in self.era.replica_valid_previous.get(target, ()))
             self._violate("ILLEGAL_REPLICA_TRANSITION", record, None,
                           {"case": "invalid_previous_state", "replica": str(r), "from_state": previous.value,
-                           "to_state": target.value, "era": self.era.name, "valid_previous_states": str(valid)}, ())
+                           "to_state": target.value, "valid_previous_states": str(valid)}, ())
         if r == self.isr_removed_by_write:
             self.isr_removed_by_write = None
             if target is R.OfflineReplica and self.replica_states.get(r) is R.OfflineReplica:
@@ -306,9 +306,11 @@ class ZkHandlers:
             return  # superseded by a write the flush inferred (another file's clock)
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
-            self._violate("LEADER_EPOCH_REGRESSION", event, None,
-                          {"case": "isr_change_by_former_leader", "isr_writer": str(event.leader), "leader": str(self.leader),
-                           "leader_epoch": str(self.leader_epoch)}, (self.last_decision,))
+            facts = {"case": "isr_change_by_former_leader", "isr_writer": str(event.leader), "leader": str(self.leader),
+                     "leader_epoch": str(self.leader_epoch)}
+            if event.isr is not None:
+                facts["isr"] = ids(event.isr)
+            self._violate("LEADER_EPOCH_REGRESSION", event, None, facts, (self.last_decision,))
             return
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             self.leader_epoch = event.leader_epoch

@@ -9,6 +9,7 @@ from pathlib import Path
 from jobs.cli import main
 from jobs.local import cluster_eras, input_files, read_events, replay_local
 from state_machine.eras import resolve_era
+from state_machine.findings import render
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "data" / "samples"
@@ -79,7 +80,7 @@ def test_an_event_naming_no_cluster_and_a_bad_broker_id_are_quarantined_naming_t
 
 def test_cli_simulate_then_replay(tmp_path, capsys):
     events = tmp_path / "h.jsonl"
-    assert main(["simulate", "--out", str(events), "--era", "0.11", "--steps", "40", "--seed", "3",
+    assert main(["simulate", "--out", str(events), "--era", "0.11", "--steps", "40", "--seed", "4",
                  "--fault", "zombie_controller=1", "--fault-rate", "1.0"]) == 0
     truth = [json.loads(x) for x in (tmp_path / "h.truth.jsonl").read_text().splitlines()]
     assert main(["replay", str(events), "--kafka-version", "0.11", "--out", str(tmp_path / "out")]) == 0
@@ -87,6 +88,9 @@ def test_cli_simulate_then_replay(tmp_path, capsys):
     assert "quarantined 0" in printed
     violations = [json.loads(x) for x in (tmp_path / "out" / "violations.jsonl").read_text().splitlines()]
     assert sorted((v["rule"], v["seq"]) for v in violations) == sorted((t["rule"], t["seq"]) for t in truth)
+    # Each with its facts, of which its detail is the sentence.
+    assert violations and all(v["facts"]["era"] == "0.11" and v["detail"] == render(v["rule"], v["facts"])
+                              for v in violations)
 
 
 def test_cli_replay_refuses_an_era_of_the_other_mode(capsys):

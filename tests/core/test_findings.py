@@ -1,16 +1,43 @@
-"""A violation's detail is rendered from its facts, in one place (state_machine/findings.py)."""
+"""A violation carries its facts as data, each finding's keys declared once (state_machine/findings.py),
+and its detail is rendered from them, in one place."""
 from __future__ import annotations
 
+from string import Formatter
+
+import pytest
+
 from state_machine.checks import RULES
-from state_machine.findings import _DETAIL, ids, render, sorted_ids
+from state_machine.findings import COMMON, FACT_KEYS, FINDINGS, ids, render, sorted_ids, undeclared
 
 
-def test_every_finding_is_of_a_known_rule():
-    assert {rule for rule, _ in _DETAIL} <= set(RULES)
+def test_every_rule_has_its_findings_and_every_finding_is_of_a_known_rule():
+    assert {f.rule for f in FINDINGS} == set(RULES)
+    assert len({(f.rule, f.case) for f in FINDINGS}) == len(FINDINGS)
+
+
+def test_every_key_a_finding_declares_means_one_thing_and_every_key_is_declared():
+    declared = {k for f in FINDINGS for k in (*COMMON, *f.facts, *f.when_known)}
+    assert declared == set(FACT_KEYS)
+    for f in FINDINGS:
+        assert not set(f.facts) & set(f.when_known) and not set(COMMON) & {*f.facts, *f.when_known}, f
+
+
+@pytest.mark.parametrize("f", [f for f in FINDINGS if isinstance(f.detail, str)], ids=lambda f: f"{f.rule}-{f.case}")
+def test_a_template_reads_only_the_facts_its_finding_always_carries(f):
+    read = {name for _, name, _, _ in Formatter().parse(f.detail) if name}
+    assert read <= {*COMMON, *f.facts}
+
+
+@pytest.mark.parametrize("f", FINDINGS, ids=lambda f: f"{f.rule}-{f.case}")
+def test_a_finding_renders_with_its_facts_with_or_without_those_carried_when_known(f):
+    always = {k: f"<{k}>" for k in (*COMMON, *f.facts)} | {"case": f.case}
+    for facts in (always, always | {k: f"<{k}>" for k in f.when_known}):
+        assert render(f.rule, facts)
+        assert undeclared(f.rule, facts) == ([], [])
 
 
 def test_a_template_reads_the_facts_by_name():
-    facts = {"case": "not_in_isr", "leader": "3", "isr": ids((1, 2))}
+    facts = {"case": "not_in_isr", "era": "2.4", "leader": "3", "isr": ids((1, 2))}
     assert render("LEADER_NOT_IN_ISR", facts) == "leader 3 is not in its ISR [1, 2]"
 
 
@@ -22,10 +49,17 @@ def test_a_fact_that_may_be_absent():
         "decision by controller 1 at controller epoch 4, but epoch 5 (controller 2) was already seen"
 
 
+def test_facts_missing_or_not_declared_are_named():
+    facts = {"case": "not_in_isr", "era": "2.4", "leader": "3", "isr_before": "[1]"}
+    assert undeclared("LEADER_NOT_IN_ISR", facts) == (["isr"], ["isr_before"])
+
+
 def test_the_era_behaviour_applied_is_a_fact():
     facts = {"case": "kraft_outside_isr", "leader": "2", "isr_before": ids(()), "leader_before": "-1",
-             "last_known_leader": "true", "unclean_gate": "config", "last_known_leader_dead": "true"}
+             "last_known_leader_elected": "true", "unclean_gate": "topic_config", "last_known_leader_dead": "true"}
     detail = render("UNCLEAN_LEADER_ELECTION", facts)
     assert detail.startswith("leader 2 was not in the previous ISR [] (previous leader -1); elected as the last known leader")
     assert "3.7.0-4.0.2 elect the last known leader anyway" in detail
+    assert "only an admin UNCLEAN election" in render("UNCLEAN_LEADER_ELECTION", {
+        **facts, "last_known_leader_elected": "false", "last_known_leader_dead": "false", "unclean_gate": "admin_only"})
     assert sorted_ids({3, 1}) == "[1, 3]"

@@ -89,3 +89,25 @@ def test_a_changed_row_is_named_with_its_case_table_and_rows(tmp_path):
     assert "the first difference at row 1" in d.text and "fields that differ: leader_epoch" in d.text
     assert f"leader_epoch={rows[1][at]}" in d.text
     assert "SimConfig(cluster='sim', era=" in golden.reproduce(d.case, stored)
+
+
+def test_a_field_added_since_the_corpus_was_written_is_not_compared(tmp_path, monkeypatch):
+    """The comparison reads the fields the corpus names: a field the rows gained since is left out,
+    and one the corpus names that the rows no longer have differs."""
+    case = golden.generated_cases([3])[0]
+    replayed = case.replay()
+    fields = golden.TABLES["partition_timeline"]
+    at = len(golden.KEY) + fields.index("target_replicas")
+    earlier = [row[:at] + row[at + 1:] for row in replayed.tables["partition_timeline"]]
+    monkeypatch.setitem(golden.TABLES, "partition_timeline", tuple(f for f in fields if f != "target_replicas"))
+    golden.write_corpus(case.corpus, {case.id: replayed._replace(tables={**replayed.tables, "partition_timeline": earlier})},
+                        tmp_path)
+    monkeypatch.undo()
+    assert list(golden.check([case], tmp_path)) == []
+    monkeypatch.setitem(golden.TABLES, "partition_timeline", (*fields, "no_such_field"))
+    golden.write_corpus(case.corpus, {case.id: replayed._replace(tables={
+        **replayed.tables, "partition_timeline": [row + [None] for row in replayed.tables["partition_timeline"]]})},
+        tmp_path)
+    monkeypatch.undo()
+    ((d, _),) = golden.check([case], tmp_path)
+    assert d.table == "partition_timeline" and "fields that differ: no_such_field" in d.text

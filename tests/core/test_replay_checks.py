@@ -5,13 +5,14 @@ reports nothing. Plus the inference the replay does for INFO-level and input-onl
 Every event carries provenance (source_file, source_line), so evidence is "file:line"."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import pytest
 
 from state_machine.checks import RULES, Severity
 from state_machine.eras import ERAS, resolve_era
 from state_machine.events import Event
+from state_machine.findings import FINDINGS, render, undeclared
 from state_machine.replay import KRAFT_HANDLERS, ZK_HANDLERS, PartitionReplay, era_mismatch
 
 INPUTS = {"TopicCreation", "PartitionCreation", "BrokerStartup", "BrokerFailure", "ControlledShutdown",
@@ -57,6 +58,9 @@ def replay(era: str, *specs) -> Result:
         rp.feed(event)
     for out, acc in zip(rp.finish(), (rows, replica_rows, violations)):
         acc += out
+    for v in violations:   # each carries the facts its finding declares, and its detail is theirs
+        assert undeclared(v.rule, v.facts) == ([], []), (v.rule, v.facts)
+        assert v.facts["era"] == rp.era.name and v.detail == render(v.rule, v.facts)
     return Result(rp, events, rows, replica_rows, violations)
 
 
@@ -1492,3 +1496,120 @@ def test_a_release_is_named_with_the_era_it_resolved_to():
         "cluster c: 9.9 (era kraft) is KRaft, but its input holds ZooKeeper-mode events: TopicCreation (first at f:4). "
         "Give the cluster's release: --kafka-version c=RELEASE, ZooKeeper mode up to 3.9 (e.g. 2.4.1), KRaft as "
         "kraft-RELEASE (e.g. kraft-3.9.0).")
+
+
+# ------------------------------------------------------------------ every finding's facts
+
+def _kraft_fenced_leader_elected() -> Result:
+    """KRaft: broker 1, the leader, is fenced; the change elects 3 where PartitionChangeBuilder takes
+    the first acceptable replica of the ISR, 2."""
+    return replay("kraft", e("BrokerStartup", brokers=[1, 2, 3]),
+                  e("PartitionRecord", replicas=[1, 2, 3], isr=[1, 2, 3], leader=1, leader_epoch=0, zk_version=0),
+                  e("BrokerFailure", brokers=[1]), e("PartitionChangeRecord", isr=[2, 3], leader=3))
+
+
+def _no_assignment_known(*then) -> Result:
+    """A history that starts mid-way, no assignment known: only the elected leader's liveness is judged."""
+    return replay("2.4", e("PartitionStateChange", from_state="OnlinePartition", to_state="OnlinePartition", leader=4,
+                           leader_epoch=3, isr=[4, 1], **C1),
+                  *then, e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=1,
+                           leader_epoch=4, isr=[1], **C1))
+
+
+DELETION_STEP_REFUSED = e(
+    "StateChangeFailed", replica=3, from_state="OfflineReplica", to_state="ReplicaDeletionIneligible",
+    detail="java.lang.AssertionError: Replica should be in the ReplicaDeletionStarted states", **C1)
+
+# (rule, case) -> a history that shows it, and the facts its violation carries.
+FINDING_HISTORIES: dict[tuple[str, str], tuple[Callable[[], Result], dict[str, str]]] = {
+    ("STALE_CONTROLLER_EPOCH", "older_epoch"): (
+        lambda: replay("2.4", *stale_history(C1)),
+        {"controller": "1", "controller_epoch": "1", "seen_controller_epoch": "2", "seen_controller": "2"}),
+    ("DUPLICATE_CONTROLLER_EPOCH", "two_controllers"): (
+        lambda: replay("0.11", *BASE, e("ControllerFailover", brokers=[1, 2, 3], controller_id=2, controller_epoch=1)),
+        {"controller_before": "1", "controller": "2", "controller_epoch": "1", "controller_epoch_strict": "false"}),
+    ("UNCLEAN_LEADER_ELECTION", "outside_isr"): (
+        lambda: replay("2.4", *unclean_history("false")),
+        {"leader": "2", "leader_epoch": "1", "leader_before": "1", "leader_epoch_before": "0", "isr_before": "[1]",
+         "unclean_gate": "topic_config", "unclean_leader_election_enable": "false", "admin_unclean_election": "false"}),
+    ("UNCLEAN_LEADER_ELECTION", "kraft_outside_isr"): (
+        lambda: replay("kraft", *KRAFT_UNCLEAN, e("PartitionChangeRecord", isr=[3], leader=3,
+                                                  leader_recovery_state="RECOVERING")),
+        {"leader": "3", "leader_epoch": "2", "leader_before": "-1", "leader_epoch_before": "1", "isr_before": "[1]",
+         "elr_before": "[]", "last_known_elr_before": "[]", "unclean_gate": "topic_config",
+         "admin_unclean_election": "false", "last_known_leader_elected": "false"}),
+    ("UNCLEAN_LEADER_ELECTION", "logged_not_replayed"): (
+        lambda: replay("2.4", e("ConfigChange", config_name=UNCLEAN, config_value="false"), *BASE,
+                       e("UncleanElectionLogged", leader=1, **C1)),
+        {"leader": "1", "unclean_gate": "topic_config", "unclean_leader_election_enable": "false"}),
+    ("UNEXPECTED_LEADER", "selector_chooses_another"): (
+        lambda: replay("0.8.2", *failover_election(3)),
+        {"election": "offline", "leader": "3", "expected_leader": "2", "replicas": "[1, 2, 3]", "isr": "[1, 3, 2]",
+         "live": "[2, 3]"}),
+    ("UNEXPECTED_LEADER", "selector_elects_no_one"): (
+        lambda: replay("2.4", e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"), *BASE,
+                       e("IsrChange", leader=1, leader_epoch=0, isr=[1, 2]), e("BrokerFailure", brokers=[1, 2]),
+                       e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2,
+                         leader_epoch=1, isr=[2], **C1)),
+        {"election": "offline", "leader": "2", "replicas": "[1, 2, 3]", "isr": "[1, 2]", "live": "[3]",
+         "selector_failure": "no broker in ISR [1, 2] is alive and unclean election is disabled"}),
+    ("UNEXPECTED_LEADER", "leader_not_live"): (
+        lambda: _no_assignment_known(e("BrokerFailure", brokers=[4, 1])),
+        {"leader": "1", "known_dead": "[1, 4]"}),
+    ("UNEXPECTED_LEADER", "leader_shutting_down"): (
+        lambda: _no_assignment_known(e("BrokerFailure", brokers=[4]), e("ControlledShutdown", brokers=[1])),
+        {"leader": "1", "shutting_down": "[1]"}),
+    ("UNEXPECTED_LEADER", "kraft_leader_not_acceptable"): (
+        lambda: _last_known_leader_history("kraft-4.1.0", fenced=True),
+        {"leader": "2", "acceptable": "[1]"}),
+    ("UNEXPECTED_LEADER", "kraft_chooses_another"): (
+        _kraft_fenced_leader_elected,
+        {"leader": "3", "expected_leader": "2", "replicas": "[1, 2, 3]", "isr": "[2, 3]", "acceptable": "[2, 3]"}),
+    ("ISR_NOT_SUBSET_OF_REPLICAS", "outside_replicas"): (
+        lambda: replay("2.4", *BASE, e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2, 4], **C1)),
+        {"isr": "[1, 2, 4]", "outside": "[4]", "replicas": "[1, 2, 3]"}),
+    ("LEADER_NOT_IN_REPLICAS", "not_assigned"): (
+        lambda: replay("2.4", *BASE, e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2, 3], replicas=[2, 3, 4], **C1)),
+        {"leader": "1", "isr": "[1, 2, 3]", "replicas": "[2, 3, 4]"}),
+    ("LEADER_NOT_IN_ISR", "not_in_isr"): (
+        lambda: replay("2.4", *BASE, e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[1, 3], **C1)),
+        {"leader": "2", "isr": "[1, 3]"}),
+    ("LEADER_EPOCH_REGRESSION", "lower_epoch"): (
+        lambda: replay("2.4", *BASE, SHRINK, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2, 3], **C1)),
+        {"leader": "1", "leader_epoch": "0", "recorded_leader": "1", "recorded_leader_epoch": "1"}),
+    ("LEADER_EPOCH_REGRESSION", "isr_change_by_former_leader"): (
+        lambda: replay("2.4", *BASE, e("LeaderAndIsr", leader=2, leader_epoch=1, isr=[2, 3], **C1),
+                       e("IsrChange", leader=1, isr=[1, 2])),
+        {"isr_writer": "1", "leader": "2", "leader_epoch": "1", "isr": "[1, 2]"}),
+    ("ILLEGAL_PARTITION_TRANSITION", "invalid_previous_state"): (
+        lambda: replay("2.4", *BASE[:2], e("PartitionStateChange", from_state="NonExistentPartition",
+                                           to_state="OnlinePartition", leader=1, leader_epoch=0, isr=[1, 2, 3], **C1)),
+        {"from_state": "NonExistentPartition", "to_state": "OnlinePartition",
+         "valid_previous_states": "['NewPartition', 'OfflinePartition', 'OnlinePartition']"}),
+    ("ILLEGAL_REPLICA_TRANSITION", "invalid_previous_state"): (
+        lambda: replay("2.4", *BASE, e("ReplicaStateChange", replica=1, from_state="NonExistentReplica",
+                                       to_state="OnlineReplica", **C1)),
+        {"replica": "1", "from_state": "NonExistentReplica", "to_state": "OnlineReplica",
+         "valid_previous_states": "['NewReplica', 'OfflineReplica', 'OnlineReplica', 'ReplicaDeletionIneligible']"}),
+    ("ILLEGAL_PARTITION_TRANSITION", "rejected"): (
+        lambda: replay("2.4", *BASE, e("StateChangeFailed", from_state="NonExistentPartition", to_state="OfflinePartition",
+                                       detail="java.lang.IllegalStateException: should be in NewPartition", **C1)),
+        {"from_state": "NonExistentPartition", "to_state": "OfflinePartition",
+         "exception": "java.lang.IllegalStateException: should be in NewPartition"}),
+    ("ILLEGAL_REPLICA_TRANSITION", "rejected"): (
+        lambda: replay("0.8.2", *BASE, e("BrokerFailure", brokers=[3]), e("TopicDeletion"), DELETION_STEP_REFUSED),
+        {"replica": "3", "from_state": "OfflineReplica", "to_state": "ReplicaDeletionIneligible",
+         "exception": DELETION_STEP_REFUSED[1]["detail"], "handling": "TopicDeletion"}),
+}
+
+
+def test_every_finding_has_a_history_here():
+    assert set(FINDING_HISTORIES) == {(f.rule, f.case) for f in FINDINGS}
+
+
+@pytest.mark.parametrize("rule, case", list(FINDING_HISTORIES), ids=[f"{r}-{c}" for r, c in FINDING_HISTORIES])
+def test_a_finding_carries_the_values_it_judged_as_facts(rule, case):
+    history, facts = FINDING_HISTORIES[(rule, case)]
+    r = history()
+    (v,) = [v for v in r.violations if (v.rule, v.facts["case"]) == (rule, case)]
+    assert v.facts == {"case": case, "era": r.rp.era.name, **facts}
