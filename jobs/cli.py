@@ -2,6 +2,7 @@
 
   controller-replay audit    --input data/samples/ --warehouse warehouse/   (Spark + Delta, embedded local session)
   controller-replay sql      --warehouse warehouse/ "SELECT ..." ["SELECT ..." ...]
+  controller-replay sql      --warehouse warehouse/ [< queries.sql]      (a prompt; from a pipe, its statements)
   controller-replay simulate --out data/samples/demo.jsonl [--era 2.4] [--fault unclean_election=2 ...]
   controller-replay replay   data/samples/ [--kafka-version 2.4] [--out DIR]   (the core alone, no Spark)
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -118,44 +120,73 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_sql(args: argparse.Namespace) -> int:
     from jobs.audit import register_tables
     from jobs.session import build_session
-    from jobs.sql_guard import READ_ONLY_CONF, Refused, lock_down, query
+    from jobs.sql_guard import READ_ONLY_CONF, lock_down
+    from jobs import sql_prompt
 
+    at_terminal = not args.query and sys.stdin.isatty()
+    if at_terminal:   # the session takes a while to start: say what the wait is
+        print("starting Spark and reading the tables' logs ...", file=sys.stderr, flush=True)
     spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse, extra_conf=READ_ONLY_CONF)
     try:
         # A failed task logs its executor's stack trace at ERROR; the statement's error is printed below.
         spark.sparkContext.setLogLevel("FATAL")
         lock_down(spark)
-        if not register_tables(spark, args.warehouse):
+        tables = register_tables(spark, args.warehouse)
+        if not tables:
             print(f"no tables under {args.warehouse}; run controller-replay audit first", file=sys.stderr)
             return 2
         # PySpark logs a failed query with its JVM stack trace, as JSON, before raising it; the
         # message printed below is what an operator needs.
         from pyspark.logger import PySparkLogger
         PySparkLogger.getLogger("SQLQueryContextLogger").disabled = True
+
+        def run(statement: str) -> bool:
+            return run_statement(spark, statement, args.limit, args.full)
+
+        if at_terminal:
+            # PySpark's SIGINT handler calls the JVM, on the connection of the call Ctrl-C broke
+            # into: the prompt cancels the statement's jobs from another thread instead.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            print(f"tables: {', '.join(sorted(tables))}\n"
+                  "a statement ends at ';'; Ctrl-C drops the one being typed; exit, quit or Ctrl-D leave")
+            return sql_prompt.prompt(run, spark.sparkContext.cancelAllJobs, sql_prompt.history_path())
+        if not args.query:
+            return sql_prompt.piped(run, sys.stdin)
         failed = 0
         for statement in args.query:   # one session for all: a JVM and its Delta logs are loaded once
             if len(args.query) > 1:
-                print(f"-- {statement}", flush=True)
-            try:
-                query(spark, statement).show(args.limit, truncate=not args.full)
-            except Refused as exc:
-                print(f"sql: {exc}", file=sys.stderr, flush=True)
-                failed += 1
-            except Exception as exc:  # an operator's SQL error: say it, no stack trace, go on
-                print(f"sql: {spark_error(exc)}", file=sys.stderr, flush=True)
-                failed += 1
+                print(sql_prompt.heading(statement), flush=True)
+            failed += not run(statement)
         return 2 if failed else 0
     finally:
         spark.stop()
+
+
+def run_statement(spark, statement: str, limit: int, full: bool) -> bool:
+    """Run `statement` as the sql command runs each one, if jobs.sql_guard accepts it: its
+    answer shown on stdout (`limit` rows, long values cut unless `full`), or `sql: ` and why it
+    was refused or failed on stderr, without a stack trace. True if it ran."""
+    from jobs.sql_guard import query
+
+    try:
+        query(spark, statement).show(limit, truncate=not full)
+        return True
+    except Exception as exc:   # a refusal or an operator's SQL error: say it and go on
+        print(f"sql: {spark_error(exc)}", file=sys.stderr, flush=True)
+        return False
 
 
 def spark_error(exc: Exception) -> str:
     """Spark's message of a failed statement with where in the statement it failed: a parse
     error's own text (its position, then `== SQL ==` and the statement with a caret), else the
     message and each of its query contexts (`== SQL (line 1, position 8) ==`, the statement, a
-    caret), without the plan an analysis error appends."""
+    caret), without the plan an analysis error appends. An error PySpark leaves as the JVM's
+    (a SparkException: a cancelled job) is its message, without the JVM's stack trace."""
+    from py4j.protocol import Py4JJavaError
     from pyspark.errors.exceptions.captured import ParseException
 
+    if isinstance(exc, Py4JJavaError):
+        return str(exc.java_exception.getMessage()).strip()
     contexts = exc.getQueryContext() if hasattr(exc, "getQueryContext") else []
     if isinstance(exc, ParseException) or not contexts or not hasattr(exc, "getMessage"):
         return str(exc).strip()
@@ -177,8 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     sq.add_argument("--warehouse", required=True)
     sq.add_argument("--limit", type=int, default=50)
     sq.add_argument("--full", action="store_true", help="do not truncate long values")
-    sq.add_argument("query", nargs="+", help="one or more statements, run in order in one session; the exit status "
-                                             "is 2 if any failed or was refused")
+    sq.add_argument("query", nargs="*", help="statements, run in order in one session; the exit status is 2 if any "
+                                             "failed or was refused. Without one: a prompt at a terminal (a statement "
+                                             "ends at ';'; exit, quit or Ctrl-D leave), else the statements on stdin")
     sq.set_defaults(func=cmd_sql)
     sim = sub.add_parser("simulate", help="generate a synthetic cluster history (canonical events)")
     sim.add_argument("--out", required=True)

@@ -3,8 +3,11 @@
 JVM), and the command as an operator runs it."""
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,9 +15,11 @@ from delta.tables import DeltaTable
 
 from jobs.cli import spark_error
 from jobs.sql_guard import READ_ONLY_CONF, Refused, lock_down, query, read_only_plan
+from terminal import Terminal
 
 pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[2]
+CONSOLE_SCRIPT = Path(sys.executable).with_name("controller-replay")
 SAMPLE = ROOT / "data" / "samples" / "era-2.6.3-info.jsonl"
 TABLES = ("partition_timeline", "replica_timeline", "violations", "quarantine", "audit_runs")
 
@@ -192,8 +197,7 @@ def test_cli_sql_runs_queries_and_refuses_the_rest(spark, warehouse, tmp_path):
         "SELECT * FORM violations",
         "SHOW TABLES",
     ]
-    exe = Path(sys.executable).with_name("controller-replay")
-    proc = subprocess.run([str(exe), "sql", "--warehouse", str(warehouse), *statements],
+    proc = subprocess.run([str(CONSOLE_SCRIPT), "sql", "--warehouse", str(warehouse), *statements],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2, proc.stderr[-3000:]
     assert f"|{before['violations'][0]}|" in proc.stdout.replace(" ", ""), proc.stdout
@@ -209,3 +213,77 @@ def test_cli_sql_runs_queries_and_refuses_the_rest(spark, warehouse, tmp_path):
     assert "Traceback" not in proc.stderr and "'UnresolvedRelation" not in proc.stderr, proc.stderr[-3000:]
     assert on_disk(spark, warehouse) == before
     assert not elsewhere.exists()
+
+
+def test_cli_sql_prompt_at_a_terminal(spark, warehouse, tmp_path):
+    """`controller-replay sql --warehouse W` at a terminal, as a person types at it: a query over
+    two lines, a refused statement and a syntax error (each printed as the one-shot command
+    prints it, and the prompt goes on), a statement dropped with Ctrl-C, a query cancelled with
+    Ctrl-C, two statements on one line, and `exit`, status 0. One session answers them all;
+    nothing changed on disk; each statement is one history entry in $XDG_STATE_HOME."""
+    before = on_disk(spark, warehouse)
+    env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(tmp_path / "state")}
+    term = Terminal([str(CONSOLE_SCRIPT), "sql", "--warehouse", str(warehouse)], env)
+    try:
+        banner = term.expect("sql> ", timeout=600)
+        assert "tables: audit_runs, partition_timeline, quarantine, replica_timeline, violations" in banner
+        term.send("SELECT count(*) AS n\r")
+        term.expect("  -> ")
+        term.send("  FROM violations;\r")
+        assert f"|{before['violations'][0]}|" in term.expect("sql> ").replace(" ", ""), term.seen
+        term.send("DELETE FROM violations WHERE true;\r")
+        assert ("sql: refused: the statement holds a DeleteFromTable, which is not a query"
+                in term.expect("sql> ")), term.seen
+        term.send("SELECT * FORM violations;\r")
+        assert ("sql: [PARSE_SYNTAX_ERROR] Syntax error at or near 'violations': extra input 'violations'. "
+                "SQLSTATE: 42601 (line 1, pos 14)\n\n== SQL ==\nSELECT * FORM violations\n--------------^^^\n"
+                in term.expect("sql> ")), term.seen
+        term.send("SELECT * FROM nowhere\r")
+        term.expect("  -> ")
+        term.send("\x03")
+        term.expect("sql> ")
+        term.send("SELECT count(*) FROM range(10000000000000);\r")   # hours: only a cancel ends it
+        term.expect("range(10000000000000);\n")
+        time.sleep(2)   # it runs a while, then one Ctrl-C: the prompt cancels until the job has ended
+        term.send("\x03")
+        cancelled = term.expect("sql> ", timeout=120)
+        assert "sql: [SPARK_JOB_CANCELLED] Job " in cancelled and "\tat org.apache" not in cancelled, term.seen
+        t0 = time.monotonic()
+        term.send("SHOW TABLES; SELECT 'a;b' AS s;\r")
+        answers = term.expect("sql> ").replace(" ", "")
+        answered_in = time.monotonic() - t0
+        assert "|violations|" in answers and "|a;b|" in answers and "sql:" not in answers, term.seen
+        term.send("exit\r")
+        assert term.wait(120) == 0, term.seen
+    finally:
+        term.close()
+    assert "Traceback" not in term.seen and "TABLE_OR_VIEW_NOT_FOUND" not in term.seen, term.seen
+    print(f"two statements answered in {answered_in:.1f} s\n{term.seen}")
+    assert on_disk(spark, warehouse) == before
+    history = (tmp_path / "state" / "controller-replay" / "sql_history").read_text().splitlines()
+    assert [json.loads(line) for line in history] == [
+        "SELECT count(*) AS n\n  FROM violations;", "DELETE FROM violations WHERE true;", "SELECT * FORM violations;",
+        "SELECT count(*) FROM range(10000000000000);", "SHOW TABLES; SELECT 'a;b' AS s;"]
+
+
+def test_cli_sql_reads_the_statements_piped_to_it(spark, warehouse):
+    """`controller-replay sql --warehouse W < queries.sql`: no prompt; each statement (the last
+    one without its `;`) printed as a `-- ` heading above its answer, or its refusal on stderr;
+    the status 2 as one refused."""
+    script = ("SELECT count(*) AS n -- all rules; one row\n"
+              "  FROM violations;\n"
+              "DROP TABLE violations;\n"
+              "SELECT 'a;b' AS s; SELECT 1 AS one\n")
+    proc = subprocess.run([str(CONSOLE_SCRIPT), "sql", "--warehouse", str(warehouse)], input=script,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert "sql>" not in proc.stdout + proc.stderr and "->" not in proc.stdout
+    headings = [line for line in proc.stdout.splitlines() if line.startswith("-- ")]
+    assert headings == ["-- SELECT count(*) AS n -- all rules; one row", "--   FROM violations",
+                        "-- DROP TABLE violations", "-- SELECT 'a;b' AS s", "-- SELECT 1 AS one"], proc.stdout
+    count = on_disk(spark, warehouse)["violations"][0]
+    assert f"|{count}|" in proc.stdout.replace(" ", "") and "|a;b|" in proc.stdout and "|  1|" in proc.stdout
+    assert [line for line in proc.stderr.splitlines() if line.startswith("sql: ")] == [
+        "sql: refused: the statement holds a DropTable, which is not a query; `controller-replay sql` only reads "
+        "the tables: it runs queries (SELECT, WITH, VALUES, TABLE), SHOW TABLES, SHOW VIEWS, SHOW COLUMNS, "
+        "DESCRIBE and EXPLAIN"], proc.stderr
