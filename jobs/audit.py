@@ -856,8 +856,12 @@ def versions() -> dict[str, str]:
     return out
 
 
-def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
+def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] | None = None) -> AuditSummary:
+    """The audit of cfg's inputs into its warehouse; `on_phase(name)` is called as each phase
+    of jobs.progress.PHASES begins."""
     from jobs import quality
+
+    on_phase = on_phase or (lambda phase: None)
 
     if cfg.input_format not in ("auto", "events", "logs"):
         raise AuditError(f"--format {cfg.input_format}: one of auto, events, logs")
@@ -868,6 +872,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         raise AuditError(f"--timezone {cfg.timezone}: not a time zone name (e.g. UTC, Europe/Berlin)") from None
     t0 = time.time()
     started = datetime.now(timezone.utc)
+    on_phase("read")
     cluster_eras(cfg)  # fail fast on a bad --kafka-version
     check_warehouse(spark, cfg.warehouse, cfg.run_id)   # before anything is read
     # Runs that died while writing are rolled back before this one reads what earlier runs left.
@@ -896,6 +901,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     replayed = ing.events_count
     phases = {"read": time.time() - t0}
     gates = {}
+    on_phase("input_gate")
     mark = time.time()
     gates["input_events"] = quality.validate_input(events)
     if not gates["input_events"].success:
@@ -910,6 +916,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     clusters = sorted({cluster for cluster, _ in ing.events_by_type})
     windows = time_windows(ing.profile)
     repeats = seq_repeats(events) if ing.canonical else {}
+    on_phase("replay")
     mark = time.time()   # the replay phase includes finding what earlier audits left (audited_before)
     before = audited_before(spark, cfg.warehouse, clusters, windows, settled)
     carried, profile = carried_state(spark, cfg.warehouse, windows, before, settled), ing.profile
@@ -924,6 +931,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
     out.count()
     phases["replay"] = time.time() - mark
     tables = split_outputs(out)
+    on_phase("output_gate")
     mark = time.time()
     gates["output_tables"] = quality.validate_output(tables["partition_timeline"], tables["replica_timeline"],
                                                       tables["violations"], quarantine)
@@ -932,6 +940,7 @@ def run(spark: SparkSession, cfg: AuditConfig) -> AuditSummary:
         raise quality.QualityGateFailed(gates["output_tables"])
 
     phases["output_gate"] = time.time() - mark
+    on_phase("write")
     mark = time.time()
     # Each commit is tagged with the run (jobs.runs): readers see none of them until the
     # audit_runs row, written last, says the run is complete.
@@ -1007,14 +1016,17 @@ def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple
 def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:
     """Build the session, run, print the summary (or why nothing was written); the exit
     status. Shared by `spark-submit jobs/audit.py` and `controller-replay audit`."""
+    from jobs import progress
     from jobs.quality import QualityGateFailed
     from jobs.session import build_session
 
-    spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse)
+    shown = progress.shown(sys.stderr)
+    spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse,
+                          extra_conf=progress.SPARK_CONF if shown else None)
     if log_level:
         spark.sparkContext.setLogLevel(log_level)
     try:
-        summary = run(spark, config_from_args(args))
+        summary = run(spark, config_from_args(args), progress.phase_lines(sys.stderr) if shown else None)
     except QualityGateFailed as exc:
         print(f"audit failed its quality gate; nothing was written.\n{exc}", file=sys.stderr)
         return 2
