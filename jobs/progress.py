@@ -31,15 +31,21 @@ def shown(stream: TextIO = sys.stderr, env: Mapping[str, str] = os.environ) -> b
     return stream.isatty() and env.get("CI", "").lower() in ("", "0", "false")
 
 
+# Back to the line's start and erase it: the line Spark's bar is drawn on, when a stage runs as a
+# phase begins (the bar is cleared only as a job ends).
+ERASE_LINE = "\r\x1b[K"
+
+
 def phase_lines(stream: TextIO) -> Callable[[str], None]:
-    """A callback for jobs.audit.run that prints a phase's line as it begins, with the time since
-    the first."""
+    """A callback for jobs.audit.run that prints a phase's line at a terminal as it begins, with
+    the time since the first."""
     started: list[float] = []
 
     def on_phase(phase: str) -> None:
         now = time.monotonic()
         started[:] = started or [now]
         n = list(PHASES).index(phase) + 1
-        print(f"audit: {n}/{len(PHASES)} {PHASES[phase]} ({now - started[0]:.0f} s)", file=stream, flush=True)
+        print(f"{ERASE_LINE}audit: {n}/{len(PHASES)} {PHASES[phase]} ({now - started[0]:.0f} s)", file=stream,
+              flush=True)
 
     return on_phase

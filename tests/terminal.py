@@ -18,9 +18,11 @@ class Terminal:
     """A command run in a pseudo-terminal as from a person's shell: the terminal is its
     controlling one (Ctrl-C sends SIGINT), 200 columns by 50 rows. `seen` is what it printed as
     the screen shows it: a carriage return or a backspace moves back along the line and what
-    follows overwrites it; escape sequences (colours, modes) are left out."""
+    follows overwrites it, ESC [ K erases the rest of the line, other escape sequences (colours,
+    modes) show nothing."""
 
     ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
+    TOKENS = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|.", re.DOTALL)
 
     def __init__(self, argv: list[str], env: dict[str, str], stdout: Path | None = None) -> None:
         """Run `argv`, its stdout the terminal too unless `stdout` names a file for it."""
@@ -46,15 +48,17 @@ class Terminal:
     @property
     def seen(self) -> str:
         lines = []
-        for line in self.printed.split("\n"):
+        for line in self._raw.decode("utf-8", "replace").split("\n"):
             row: list[str] = []
             col = 0
-            for ch in line:
-                if ch in "\r\b":
-                    col = 0 if ch == "\r" else max(col - 1, 0)
-                    continue
-                row[col:col + 1] = [ch]
-                col += 1
+            for token in self.TOKENS.findall(line):
+                if token in ("\r", "\b"):
+                    col = 0 if token == "\r" else max(col - 1, 0)
+                elif token in ("\x1b[K", "\x1b[0K"):   # erase to the end of the line
+                    del row[col:]
+                elif not token.startswith("\x1b"):
+                    row[col:col + 1] = [token]
+                    col += 1
             lines.append("".join(row))
         return "\n".join(lines)
 

@@ -22,7 +22,9 @@ def test_one_line_per_phase_in_order():
     on_phase = phase_lines(out)
     for phase in PHASES:
         on_phase(phase)
-    lines = out.getvalue().splitlines()
+    lines = out.getvalue().split("\n")[:-1]
+    assert all(line.startswith("\r\x1b[K") for line in lines)   # the bar's line, erased first
+    lines = [line.removeprefix("\r\x1b[K") for line in lines]
     assert [line.split(" (")[0] for line in lines] == [
         "audit: 1/5 reading the input", "audit: 2/5 checking the events", "audit: 3/5 replaying the partitions",
         "audit: 4/5 checking the tables", "audit: 5/5 writing the tables"]
