@@ -73,4 +73,12 @@ if [[ "$(cat "$JAR_STAMP" 2>/dev/null)" != "$want" ]] || ! compgen -G "$JARS/del
 else
   log "Delta jars up to date"
 fi
+# --- Chromium, for the report's browser test (BROWSER_TESTS=1; .ci/run sets it) ----------
+if [[ "${BROWSER_TESTS:-}" == 1 ]] && ! [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+  command -v apt-get >/dev/null || { echo "[setup] error: BROWSER_TESTS=1 needs Debian's chromium and chromium-driver (apt-get)" >&2; exit 1; }
+  SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  log "installing chromium and chromium-driver (apt-get)"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 log "done"

@@ -18,7 +18,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # Session fixtures that more than one file reads, and those files. Each pytest-xdist worker builds
 # the session fixtures its own tests ask for: .ci/run's scheduler (below) sends the files of one
 # of these to one worker, which builds the fixture once (a file left out may build it again).
-SHARED_BY = {"samples_audit": ("tests/spark/test_real_samples.py", "tests/spark/test_standalone_cluster.py")}
+SHARED_BY = {"samples_audit": ("tests/spark/test_real_samples.py", "tests/spark/test_standalone_cluster.py",
+                               "tests/spark/test_report.py")}
 # The order the work goes out to the workers: the longest first, the short files filling in after
 # (a long file that starts last is the run's tail). A file goes out with the first of these that
 # one of its tests is marked with or asks for as a fixture; the files with none go last.

@@ -1,0 +1,135 @@
+"""The report's charts and page from plain rows (jobs/report_page.py; no Spark)."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from jobs import report_page as page
+from jobs.report_page import Interval, Scale, TimelineRow
+
+T0 = datetime(2026, 11, 26, 1, 0, 0)
+
+
+def at(s: float) -> datetime:
+    return T0 + timedelta(seconds=s)
+
+
+SCALE = Scale(at(0), at(100))
+# A partition led by 1, offline from 40 s to 60 s, then led by 3 after an unclean election.
+ROWS = [
+    TimelineRow(at(0), at(5), "NewPartition", -1, [], [1, 3], None, "state-change.log:5"),
+    TimelineRow(at(5), at(40), "OnlinePartition", 1, [1, 3], [1, 3], "initial", "state-change.log:10"),
+    TimelineRow(at(40), at(45), "OfflinePartition", 1, [1], [1, 3], None, "state-change.log:15"),
+    TimelineRow(at(45), at(60), "OfflinePartition", -1, [1], [1, 3], None, "state-change.log:20"),
+    TimelineRow(at(60), None, "OnlinePartition", 3, [3], [1, 3], "unclean", "state-change.log:30"),
+]
+
+
+def elements(svg: str, cls: str) -> list[str]:
+    """The elements of `svg` whose class list holds `cls`."""
+    return [e for e in re.findall(r'<[a-z]+ class="[^"]*"[^>]*>', svg) if cls in attr(e, "class").split()]
+
+
+def attr(element: str, name: str) -> str:
+    return re.search(rf'\b{name}="([^"]*)"', element).group(1)
+
+
+def test_scale_maps_the_window_onto_the_plot_and_clamps_outside_it():
+    assert SCALE.x(at(0)) == page.LEFT
+    assert SCALE.x(at(100)) == page.WIDTH - page.RIGHT
+    assert SCALE.x(at(50)) == page.LEFT + page.PLOT / 2
+    assert SCALE.x(at(-10)) == page.LEFT and SCALE.x(at(500)) == page.WIDTH - page.RIGHT
+
+
+def test_unclean_election_is_one_red_marker_where_it_happened():
+    svg = page.partition_chart("c/unclean-0", ROWS, SCALE)
+    unclean = elements(svg, "unclean")
+    assert len(unclean) == 1
+    assert attr(unclean[0], "fill") == page.UNCLEAN_RED and attr(unclean[0], "data-kind") == "unclean"
+    tip = re.search(r"unclean election at [^<]*", svg).group(0)
+    assert "leader 3" in tip and "state-change.log:30" in tip
+    # The marker's apex is at the election's time: 60 % across the plot.
+    apex_x = float(attr(unclean[0], "d").split("L")[2].split(",")[0])
+    assert apex_x == SCALE.x(at(60))
+    # The initial election is marked too, in its own colour; red is the unclean one's alone.
+    initial = elements(svg, "election-initial")
+    assert len(initial) == 1 and attr(initial[0], "fill") != page.UNCLEAN_RED
+    assert 'data-partition="c/unclean-0"' in svg
+
+
+def test_offline_while_its_leader_is_gone_or_none_not_before_its_election_or_once_deleted():
+    assert [page.is_offline(r.partition_state, r.leader) for r in ROWS] == [False, False, True, True, False]
+    assert not page.is_offline("NonExistentPartition", -1)
+    svg = page.partition_chart("c/unclean-0", ROWS, SCALE)
+    offline = elements(svg, "offline")
+    assert [float(attr(e, "x")) for e in offline] == [SCALE.x(at(40)), SCALE.x(at(45))]
+    assert sum(float(attr(e, "width")) for e in offline) == SCALE.x(at(60)) - SCALE.x(at(40))
+    assert [attr(e, "data-leader") for e in elements(svg, "leader")] == ["1", "3"]
+    (absent,) = elements(svg, "absent")
+    assert float(attr(absent, "width")) == SCALE.x(at(5)) - SCALE.x(at(0))
+
+
+def test_isr_size_steps_down_against_the_replicas():
+    svg = page.partition_chart("c/unclean-0", ROWS, SCALE)
+    isr = attr(elements(svg, "isr")[0], "d")
+    ys = [float(p.split(",")[1]) for p in re.findall(r"[ML][\d.]+,[\d.]+", isr)]
+    # ISR sizes 0, 2, 1, 1, 1 of 2 replicas: at the bottom, the top, then half way down.
+    assert ys[2] == ys[3] < ys[4] == ys[5] == ys[6] == ys[7] == ys[8] == ys[9] < ys[0] == ys[1]
+    replicas = attr(elements(svg, "replicas")[0], "d")
+    assert len({p.split(",")[1] for p in re.findall(r"[ML][\d.]+,[\d.]+", replicas)}) == 1
+
+
+def test_broker_intervals_read_liveness_as_the_replay_does():
+    changes = [
+        (at(0), "ControllerFailover", [1, 2, 3]),
+        (at(30), "BrokerFailure", [1]),
+        (at(50), "ControlledShutdown", [2]),   # still alive while it shuts down
+        (at(70), "BrokerStartup", [1]),
+        (at(80), "ControllerFailover", [1, 3]),  # 2 is not in the controller's list: down
+    ]
+    got = page.broker_intervals(changes, at(100))
+    assert got == {
+        1: [Interval(at(0), at(30), "up"), Interval(at(30), at(70), "down"), Interval(at(70), at(100), "up")],
+        2: [Interval(at(0), at(80), "up"), Interval(at(80), at(100), "down")],
+        3: [Interval(at(0), at(100), "up")],
+    }
+    svg = page.broker_chart("c", got, SCALE)
+    assert len(elements(svg, "broker-down")) == 2 and len(elements(svg, "broker-up")) == 4
+
+
+def test_controller_chart_marks_each_failover_with_its_controller():
+    svg = page.controller_chart("c", [(at(0), 1, 1), (at(30), 2, 3), (at(90), 3, 2)], SCALE)
+    marks = elements(svg, "failover")
+    assert [float(attr(m, "cx")) for m in marks] == [SCALE.x(at(0)), SCALE.x(at(30)), SCALE.x(at(90))]
+    # Higher epochs are higher on the chart.
+    assert [float(attr(m, "cy")) for m in marks] == sorted((float(attr(m, "cy")) for m in marks), reverse=True)
+    assert ">c3<" in svg and ">c2<" in svg
+    # One epoch alone is drawn at the top of the chart, not on its axis.
+    (alone,) = elements(page.controller_chart("c", [(at(0), 2, 2)], SCALE), "failover")
+    assert float(attr(alone, "cy")) < float(attr(marks[0], "cy"))
+
+
+def test_durations_read_as_an_operator_reads_them():
+    assert [page.duration(s) for s in (0, 0.25, 12.44, 200, 7500)] == ["0", "250 ms", "12.4 s", "3 min 20 s", "2 h 05 min"]
+
+
+def test_page_is_self_contained_and_escapes_what_the_logs_wrote():
+    svg = page.partition_chart("c/unclean-0", ROWS, SCALE)
+    avail = {"cluster": "c", "topic": "<t>", "partition": 0, "violations": 1, "errors": 1, "offline_s": 20.0,
+             "under_replicated_s": 60.0, "isr_of_one_s": 60.0, "replicas": 2,
+             "elections": {k: int(k == "unclean") for k in page.KIND_COLOURS}}
+    ctx = {"title": "t", "generated": "now", "warehouse": "wh", "start": None, "end": None,
+           "kinds": list(page.KIND_COLOURS), "colours": page.KIND_COLOURS, "matter": 3, "not_charted": 2,
+           "max_charts": 1, "violations_total": 1, "violations_listed": 1, "has_facts": True,
+           "availability": [avail],
+           "clusters": [{"name": "c", "t0": at(0), "t1": at(100), "runs": [], "controller_chart": None,
+                         "failovers": 0, "broker_chart": None, "by_rule": [],
+                         "charts": [{**avail, "name": "c/unclean-0", "svg": svg}],
+                         "violations": []}]}
+    html = page.render(ctx)
+    assert svg in html                      # the chart inline, not escaped
+    assert "&lt;t&gt;" in html and "<t>" not in html   # a topic name is text
+    assert re.search(r"2 are left out", html)
+    # Nothing is fetched: no script or style from a file or the network.
+    assert not re.search(r"""<script[^>]+src=|<link[^>]+href=["'](?!data:)|@import|url\(""", html)
+    assert html.count("<script>") == 1
