@@ -46,7 +46,7 @@ _PIECE = ("file", "block")
 
 
 def count_rows(batches: list[pa.RecordBatch], into: dict[tuple, dict]) -> None:
-    """Add batches of parse rows (jobs.ingest_spark.parsed_schema, no piece row) to the counts of
+    """Add batches of parse rows (ingest.parse_rows, no piece row) to the counts of
     their pieces: (file, block) -> {"tally": {key: [lines, rows, matched]}, "profile": {(cluster,
     event type, canonical): aggregates}}. Several batches at once cost little more than one."""
     batches = [b for b in batches if b.num_rows]

@@ -13,9 +13,14 @@ the KRaft controller.log rows' ranges, and the metadata.version feature level in
 which no release older than the one that introduced it can write."""
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from ingest.kraft import CONTROLLER_ROW_PREFIX
+from ingest.lines import cluster_folder
 from state_machine.eras import KRAFT_FIRST, parse_version, resolve_era
 
 LAST_ZK = "3.9.99"
@@ -152,3 +157,78 @@ def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: I
     low, high = resolve_era(_text(lo)), resolve_era(_text(hi))
     ambiguous = dict(low.behaviour) != dict(high.behaviour)
     return EraChoice(_text(hi), f"line shapes of {_text(lo)}..{_text(hi)}", ambiguous, False, _text(lo), _text(hi))
+
+
+@dataclass
+class EraEvidence:
+    """What a cluster's lines tell of its release (`choose_era`'s arguments), as either ingest
+    gathers it: the local one line by line, the Spark one from the pieces' tallies."""
+    ranges: list = field(default_factory=list)        # (first, last, lines) per catalogue row matched
+    versions: list[str] = field(default_factory=list)   # banners seen
+    kraft: bool = False                               # a KRaft metadata log's dump was read
+    kraft_ranges: list = field(default_factory=list)  # `ranges` of the KRaft controller's own lines
+    levels: list[int] = field(default_factory=list)     # metadata.version levels the metadata log set
+
+    def matched(self, first: str | None, last: str | None, pattern: str, lines: int = 1) -> None:
+        """`lines` lines matched the catalogue row named `pattern`, of releases first..last."""
+        self.ranges.append((first, last, lines))
+        if pattern.startswith(CONTROLLER_ROW_PREFIX):
+            self.kraft_ranges.append((first, last, lines))
+
+    def choice(self) -> EraChoice | None:
+        return choose_era(self.ranges, self.versions, self.kraft, self.kraft_ranges, self.levels)
+
+
+def detected_eras(evidence: dict[str | None, EraEvidence]) -> dict[str, tuple[str, str]]:
+    """cluster -> (era, how it was detected) of each cluster whose lines tell its release."""
+    out = {}
+    for cluster, ev in evidence.items():
+        choice = ev.choice()
+        if choice is not None and cluster is not None:
+            out[cluster] = (choice.era, choice.explain())
+    return out
+
+
+def era_choices(inputs: Iterable[str], specs: Iterable[str],
+                detected: dict[str, tuple[str, str]] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(default era, era per cluster, how each was chosen), for the local runner and the
+    Spark job alike. Precedence: `--kafka-version` values (ERA or CLUSTER=ERA), then
+    `manifest.json` files ({"clusters": {"name": {"kafka_version": ...}}}) under local input
+    directories, then `detected` (cluster -> (era, explanation), `detected_eras`), then 2.4.
+    A bare ERA also replaces what was only detected."""
+    default, per_cluster, why = "2.4", {}, {}
+    for cluster, (era, how) in (detected or {}).items():
+        per_cluster[cluster], why[cluster] = era, "detected: " + how
+    for item in inputs:
+        if "://" in item or not Path(item).exists():
+            continue
+        path = Path(item)
+        found = sorted(path.rglob("manifest.json")) if path.is_dir() else []
+        # A broker's folder (or file) given alone: the cluster folder above it, as in the audit's file_clusters.
+        folder = path if path.is_dir() else path.parent
+        top = Path(cluster_folder(str(folder)))
+        if top != folder and (top / "manifest.json").is_file():
+            found.append(top / "manifest.json")
+        for manifest in found:
+            try:
+                clusters = json.loads(manifest.read_text()).get("clusters", {})
+            except (OSError, ValueError):
+                continue
+            for name, info in clusters.items():
+                per_cluster[name], why[name] = info["kafka_version"], str(manifest)
+    for spec in specs:
+        cluster, sep, era = spec.rpartition("=")
+        if sep:
+            per_cluster[cluster], why[cluster] = era, "--kafka-version"
+        else:
+            default = era
+            for name in list(per_cluster):
+                if why.get(name, "").startswith("detected"):
+                    per_cluster[name], why[name] = era, "--kafka-version"
+    return default, per_cluster, why
+
+
+def cluster_eras(inputs: Iterable[str], specs: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """The default era and per-cluster eras of `era_choices`, nothing detected."""
+    default, per_cluster, _ = era_choices(inputs, specs)
+    return default, per_cluster

@@ -18,7 +18,7 @@ same captures) on varied and mutated lines. The matcher writes each field of the
 lines into Arrow-shaped buffers; a batch costs one call.
 
 Only a complete one-line record may take this path: a head is glued to the lines that
-follow it (stack traces), so the caller (jobs/ingest_spark.py) also needs the next line to
+follow it (stack traces), so the caller (ingest/splits.py) also needs the next line to
 begin a new record: `FastParser.scan` says of every line whether it starts one."""
 from __future__ import annotations
 

@@ -5,30 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
+from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
-from ingest.kraft import CONTROLLER_ROW_PREFIX as KRAFT_CONTROLLER_ROWS
-from ingest.kraft import metadata_log_position, transaction_spans
+from ingest.ingested import Ingested
+from ingest.kraft import MetadataTransaction, metadata_log_position, metadata_transactions, transactions_read
 from ingest.lines import (COPY_REASON, CROSS_FILE_ORDER, FILE_KIND_RANK, copy_fingerprint, file_kind, is_input,
                           parse_file_lines)
 from state_machine import events as E
 from state_machine.events import Event
-
-
-class Ingested(NamedTuple):
-    events: list[Event]                       # in recorded order, seq set
-    quarantine: list[tuple[str, int, str, str]]   # (file, line, reason, raw)
-    files: dict[str, dict]                    # per file: lines, recognized, quarantined, events
-    ranges: list[tuple[str | None, str | None, int]]
-    versions: list[str]
-    kraft: bool
-    kraft_ranges: list[tuple[str | None, str | None, int]] = []   # the KRaft controller's own lines
-    metadata_levels: list[int] = []                               # metadata.version levels set
-    # per metadata transaction aborted or open at the input's end (ingest.kraft.transaction_spans):
-    # (file, after, before, events read from its records: undone; before None: open, replayed)
-    transactions: list[tuple] = []
 
 
 _NULL_FIRST = -(1 << 62)   # below any clock, epoch or broker id
@@ -70,13 +57,15 @@ def order_key(row: dict) -> tuple:
 
 
 def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:
+    """The files' lines as one cluster's events (a list, in recorded order), its quarantined
+    lines ((file, line, reason, raw) tuples) and the rest of Ingested."""
     rows: list[dict] = []
-    quarantine, files, ranges, versions, kraft_ranges, levels = [], {}, [], [], [], []
+    quarantine, files, evidence = [], {}, EraEvidence()
     names: dict[str, str] = {}
     epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
     batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
     leader_changes: list[tuple[int, int]] = []
-    markers: dict[str | None, list] = {}    # metadata transaction markers, by log (metadata_log_position)
+    markers: list[tuple] = []               # metadata transaction markers (ingest.kraft.metadata_transactions)
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     first: dict[tuple, str] = {}            # copy fingerprint -> the file read (ingest.lines.copied_files' rule)
     kraft = False
@@ -100,20 +89,17 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 continue
             info["recognized"] += o.n_lines
             if o.pattern is not None:
-                ranges.append((o.first, o.last, 1))
-                if o.pattern.startswith(KRAFT_CONTROLLER_ROWS):
-                    kraft_ranges.append((o.first, o.last, 1))
+                evidence.matched(o.first, o.last, o.pattern)
             if o.kind == "fact":
                 fact = o.data
                 if fact.get("fact") == "topic_name":
                     names[fact["topic_id"]] = fact["topic"]
                 elif fact.get("fact") == "kafka_version":
-                    versions.append(fact["version"])
+                    evidence.versions.append(fact["version"])
                 elif fact.get("fact") == "metadata_version":
-                    levels.append(fact["level"])
+                    evidence.levels.append(fact["level"])
                 elif fact.get("fact") == "metadata_transaction":
-                    log, at = metadata_log_position(path, o.line, fact.get("source_offset"))
-                    markers.setdefault(log, []).append((at, fact["marker"]))
+                    markers.append((cluster, path, o.line, fact.get("source_offset"), fact["marker"]))
                 elif fact.get("fact") == "raft_epoch" and fact.get("epoch") is None:
                     # A LeaderChange record: its batch (the line before) has the epoch, at the same offset.
                     leader_changes.append((fact["offset"], fact["leader"]))
@@ -148,7 +134,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     # its Raft epochs) takes /controller with a ZooKeeper epoch ("with ZK epoch 4"), which its
     # requests to the ZooKeeper brokers carry (jobs.ingest_spark alike).
     failovers = list(epochs.values()) if kraft else []
-    seen, unique = set(), []
+    seen, unique, copies = set(), [], 0
     # One sort: the events in recorded order; of several copies of one, the first is kept.
     for row in sorted(rows + failovers, key=order_key):
         topic_id = row.pop("topic_id", None)
@@ -162,44 +148,43 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
         if row.get("source_offset") is not None:
             key = (row["source_offset"], row["event_type"])
             if key in seen:
+                copies += 1
                 continue
             seen.add(key)
         unique.append(row)
-    unique, transactions = _without_aborted(unique, markers)
+    unique, transactions = _without_aborted(unique, metadata_transactions(markers))
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
-    return Ingested(events, quarantine, files, ranges, versions, kraft, kraft_ranges, levels, transactions)
+    evidence.kraft = kraft
+    return Ingested(events, quarantine, files, {cluster: evidence}, transactions, copies)
 
 
-def _without_aborted(rows: list[dict], markers: dict[str | None, list]) -> tuple[list[dict], list]:
-    """The rows less the events of aborted metadata transactions' records, and (file, after,
-    before, events read from its records) per transaction aborted or still open at the input's
-    end (ingest.kraft.transaction_spans; file None: by offset). An open one's rows are kept. A
-    Raft epoch's ControllerFailover is no record of one: it stays, uncounted."""
-    spans = {log: transaction_spans(found) for log, found in markers.items()}
-    if not any(spans.values()):
-        return rows, []
-    read = {(log, span): 0 for log, found in spans.items() for span in found}
+def _without_aborted(rows: list[dict], transactions: list[MetadataTransaction]) -> tuple[list[dict], dict]:
+    """The rows less the events of aborted metadata transactions' records (an open one's rows
+    are kept), and what was read of each transaction (ingest.kraft.transactions_read). A Raft
+    epoch's ControllerFailover is no record of one: it stays, uncounted."""
+    if not transactions:
+        return rows, {}
+    read = dict.fromkeys(range(len(transactions)), 0)
+    by_log: dict[str | None, list] = {}
+    for i, t in enumerate(transactions):
+        by_log.setdefault(t.file, []).append(i)
 
-    def span_of(row: dict):
+    def transaction_of(row: dict) -> int | None:
         log, at = metadata_log_position(row["file"], row["line"], row.get("source_offset"))
-        for lo, hi in spans.get(log, ()):
-            if lo < at and (hi is None or at < hi):
-                return log, (lo, hi)
-        return None
+        return next((i for i in by_log.get(log, ()) if transactions[i].holds(log, at)), None)
 
     kept = []
     for row in rows:
-        span = None if row["event_type"] == E.CONTROLLER_FAILOVER else span_of(row)
-        if span is None:
+        i = None if row["event_type"] == E.CONTROLLER_FAILOVER else transaction_of(row)
+        if i is None:
             kept.append(row)
             continue
-        read[span] += 1
-        _, (_, ends) = span
-        if ends is None:  # still open at the input's end: the controller applied its records
+        read[i] += 1
+        if not transactions[i].undone:  # still open at the input's end: the controller applied its records
             kept.append(row)
-    return kept, [(log, lo, hi, n) for (log, (lo, hi)), n in read.items()]
+    return kept, transactions_read(transactions, read)
 
 
 def log_files(root: str | Path) -> list[str]:

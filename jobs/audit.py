@@ -54,9 +54,10 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ingest.compressed import UnreadableInput
+from ingest.detect import EraEvidence, detected_eras, era_choices
 from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
-from jobs.ingest_spark import (Ingested, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
+from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
 from jobs.runs import read_settled, readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
@@ -802,18 +803,10 @@ def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
 
 # ---------------------------------------------------------------- the run
 
-def cluster_eras(cfg: AuditConfig, detected: dict[str, dict] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
-    """(default era, era per cluster, how each was chosen): jobs.local.era_choices over
-    the eras the log lines show (ingest.detect), each checked to resolve."""
-    from ingest.detect import choose_era
-    from jobs.local import era_choices
-
-    choices = {}
-    for cluster, ev in (detected or {}).items():
-        choice = choose_era(ev["ranges"], ev["versions"], ev["kraft"], ev["kraft_ranges"], ev["levels"])
-        if choice is not None and cluster is not None:
-            choices[cluster] = (choice.era, choice.explain())
-    default, per_cluster, why = era_choices(cfg.inputs, cfg.kafka_versions, choices)
+def cluster_eras(cfg: AuditConfig, detected: dict[str, EraEvidence] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
+    """(default era, era per cluster, how each was chosen): ingest.detect.era_choices over
+    the eras the log lines show, each checked to resolve."""
+    default, per_cluster, why = era_choices(cfg.inputs, cfg.kafka_versions, detected_eras(detected or {}))
     for era in [default, *per_cluster.values()]:
         try:
             resolve_era(era)
@@ -832,7 +825,7 @@ def first_events(events: DataFrame) -> dict[str, list]:
     return firsts
 
 
-def era_check(ing: Ingested, asked_of) -> list[str]:
+def era_check(ing: IngestedFrames, asked_of) -> list[str]:
     """era_mismatches of every cluster. The event types each cluster holds (counted by the
     ingest) decide; only on a mismatch does one more pass find where each type first appears,
     for the message (a pass over every event, paid only when the check fails)."""

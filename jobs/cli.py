@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from jobs.local import cluster_eras, first_events, input_files, read_events, replay_local, truth_lines, write_jsonl
+from ingest.detect import cluster_eras
+from jobs.local_runner import first_events, input_files, read_events, replay_local, truth_lines, write_jsonl
 from state_machine.eras import ERAS, resolve_era
 from state_machine.generator import FAULTS, SimConfig, Simulator
 from state_machine.replay import era_mismatches

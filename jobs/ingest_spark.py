@@ -2,7 +2,7 @@
 clusters write (ingest/), in one pass over the text.
 
 1. The text source reads every file in splits; each row carries its file and split offset.
-2. `mapInArrow` runs `ingest.lines.FileParser` over each split in file order (the driver
+2. `mapInArrow` runs `ingest.splits.SplitParser` over each split in file order (the driver
    reads no file): events, facts, understood / ignored / quarantined records, and one
    `piece` row per split with its line count, last clock value and controller epoch, and what
    ingest.counts counted of its rows (the accounting, the era evidence, the events' profile).
@@ -17,13 +17,11 @@ clusters write (ingest/), in one pass over the text.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import reduce
-from urllib.parse import unquote
 
 import numpy as np
 import pyarrow as pa
@@ -35,33 +33,19 @@ from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
+from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
-from ingest.kraft import CONTROLLER_ROW_PREFIX, metadata_log_position, transaction_spans
+from ingest.ingested import Ingested
+from ingest.kraft import MetadataTransaction, metadata_transactions, transactions_read
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
+from ingest.parse_rows import EXTRA, pieces_apart
+from ingest.splits import PIECES_PER_TASK_BITS, SplitParser, listed_paths, valid_utf8
 from jobs.session import LINEAGE_CUT_MAX_ROWS, keep_few, local_frame, materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
 from schemas.types import arrow_type as schema_arrow_type
 from schemas.types import spark_type
 
-EXTRA = (  # columns of the parse output beyond the event's own
-    ("kind", T.StringType()), ("file", T.StringType()), ("block", T.LongType()), ("local_line", T.LongType()),
-    ("n_lines", T.LongType()), ("tag", T.StringType()), ("order_ts", T.LongType()), ("order_epoch", T.IntegerType()),
-    ("file_rank", T.IntegerType()), ("sub", T.IntegerType()), ("pattern", T.StringType()),
-    ("topic_id", T.StringType()), ("fact", T.StringType()), ("q_reason", T.StringType()),
-    ("q_raw", T.StringType()), ("canonical", T.BooleanType()), ("digest", T.StringType()),
-    # A log event's index among its piece's log events; on a piece row, how many it has, or null
-    # when they may not be in recorded order within it (see `in_recorded_order`).
-    ("piece_event", T.LongType()),
-    # On a piece row, what ingest.counts counted of the piece's rows (JSON): the tally, the events' profile.
-    ("counts", T.StringType()),
-    # The piece's key, on every row (`counted`). Only its piece row names the file: the ingest joins
-    # the file back by this, where the path in every row would cost the cache and the join (a
-    # string's statistics in the cache compare it whole).
-    ("piece", T.LongType()),
-)
-PIECES_PER_TASK_BITS = 32   # a piece key (`piece`): the task's partition in the bits above these
-COUNTED_ROWS = 100_000   # parse rows a worker holds to count at once (ingest.counts): ten batches
 # The kept parse output (`packed`): its piece rows as they are, and each batch of its other rows
 # as one row of kind PACKED, the batch in PACKED_ROWS (Arrow IPC, LZ4). Spark's columnar cache
 # of the wide parse rows would gather statistics of every value, a large share of the JVM's
@@ -87,9 +71,23 @@ def loose_arrays(dt: T.DataType) -> T.DataType:
 
 
 def parsed_schema() -> T.StructType:
+    """The parse rows' columns (ingest.parse_rows) as Spark types."""
     fields = [T.StructField(f.name, loose_arrays(spark_type(f.type)), True) for f in EVENT_FIELDS]
-    fields += [T.StructField(n, t, True) for n, t in EXTRA]
+    fields += [T.StructField(n, spark_type(t), True) for n, t in EXTRA]
     return T.StructType(fields)
+
+
+def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
+    """The mapInArrow function: split rows (read_pieces) -> parse rows (parsed_schema), by
+    ingest.splits.SplitParser, each task's pieces keyed above its partition's bits."""
+    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyspark import TaskContext
+
+        task = TaskContext.get()   # outside Spark (tests), one task
+        first_key = (task.partitionId() if task is not None else 0) << PIECES_PER_TASK_BITS
+        yield from SplitParser(clusters, default_cluster, zone, fmt, use_fast).rows(batches, first_key)
+
+    return parse
 
 
 def packed_column_names() -> list[str]:
@@ -163,19 +161,6 @@ def other_logger_heads(raw: Column) -> Column:
     return (logger != "") & ~audited & ~raw.contains("Controller ") & ~raw.rlike(body)
 
 
-def valid_utf8(raw: pa.Array) -> pa.Array:
-    """A batch of `read_pieces` lines with each byte sequence that is not UTF-8 as U+FFFD, as the
-    local reader's errors="replace" reads it. Arrow checks a whole batch at once, in the workers,
-    far cheaper than Spark's make_valid_utf8 in the JVM; nearly every batch is valid, and only the
-    others are decoded line by line."""
-    try:
-        raw.validate(full=True)
-        return raw
-    except pa.ArrowInvalid:
-        return pa.array([None if b is None else b.decode("utf-8", "replace") for b in raw.view(pa.binary()).to_pylist()],
-                        pa.string())
-
-
 def _glob_cannot_make(file: str) -> bool:
     """A path with a glob character is globbed, the glob makes a Path of each of its folder and
     file names, and one holding ':' parses as a URI scheme (`Relative path in absolute URI`)."""
@@ -217,406 +202,6 @@ def unreadable_message(refused: dict[str, str]) -> str:
             + "; ".join(refused[f] for f in sorted(refused)[:5]) + ("; ..." if len(refused) > 5 else ""))
 
 
-def listed_paths(file_paths: pa.Array) -> list[str]:
-    """Each row's file as the listing names it (`file:/logs/kafka logs/...`): `_metadata.file_path`
-    is the file's URI, where a space is %20 and a % is %25, and the clusters by file, the per-file
-    accounting and every row's provenance use the listing's form. A batch holds a few files."""
-    names = {uri: unquote(uri) for uri in pc.unique(file_paths).to_pylist()}
-    if len(names) == 1:
-        return [*names.values()] * len(file_paths)
-    return [names[uri] for uri in file_paths.to_pylist()]
-
-
-def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
-    """The mapInArrow function: split rows -> parse rows (see parsed_schema). `use_fast`: let
-    ingest.fast and ingest.fast_events read the lines they can (the output is the same;
-    tests compare the two)."""
-    from ingest.compressed import checked_suffix, misnamed_reason
-    from ingest.envelope import Clock
-    from ingest.fast import FastParser
-    from ingest.fast_events import all_json_objects, read_events, replayable
-    from ingest.lines import FILE_KIND_RANK, FileParser
-    from schemas.validate import event_reason, load_json
-
-    schema = parsed_schema()
-    arrow_schema = pa.schema([pa.field(f.name, arrow_type(f.dataType)) for f in schema.fields])
-    names = arrow_schema.names
-    event_names = list(EVENT_FIELD_NAMES)
-    fallback = default_cluster or "default"
-
-    def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        rows: list[list] = []
-        width = len(names)
-        n_event = len(event_names)
-        i_cluster, i_file, i_line = (event_names.index(n) for n in ("cluster", "source_file", "source_line"))
-        # A valid canonical event's EXTRA columns: kind event, one line, canonical; file, block
-        # and local line are set per row.
-        canonical_tail = [None] * (width - n_event)
-        for name, value in (("kind", "event"), ("n_lines", 1), ("canonical", True)):
-            canonical_tail[names.index(name) - n_event] = value
-        i_file_x, i_block, i_local = names.index("file"), names.index("block"), names.index("local_line")
-        i_broker = event_names.index("recording_broker")
-
-        def emit(values: dict) -> None:   # the rare rows (pieces, quarantined JSON lines)
-            rows.append([values.get(n) for n in names])
-
-        state = {"key": None, "parser": None, "local": 0, "nonblank": 0, "misnamed": None, "events": 0, "first": None,
-                 "last": None, "broker": None, "in_order": True}
-        digests: dict[tuple, object] = {}   # (file, block) -> its lines' digest so far (copied_files)
-        fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
-        fast_rows, ignored_rows = _RunRows("event", arrow_schema), _RunRows("ignored", arrow_schema)
-        fast_numbers: list[np.ndarray] = []   # a batch's ingest.fast lines' times, epochs and controllers
-        fast_events = use_fast and fmt != "logs"
-        event_columns = [(i, f.type) for i, f in enumerate(arrow_schema) if f.name in EVENT_FIELD_NAMES]
-
-        def log_rows(outs, file, block, cluster, rank):
-            # The hot path: one row per parser output, built positionally (event fields, then EXTRA).
-            sub = 0
-            for o in outs:
-                data = o.data
-                if data is not None and o.kind == "event":
-                    row = [data.get(n) for n in event_names]
-                    # A log event's source_file and source_line are its file and line, set once
-                    # the lines are numbered (_log_events): not a copy of the path in every row.
-                    row[i_cluster], row[i_file], row[i_line] = cluster, None, None
-                    topic_id, fact = data.get("topic_id"), None
-                    index = state["events"]
-                    state["events"] = index + 1
-                    if state["in_order"]:
-                        state["in_order"] = follows(o.line, sub, row[i_broker], o.order_ts, o.order_epoch)
-                else:
-                    row = [None] * n_event
-                    row[i_cluster] = cluster
-                    topic_id, fact, index = None, (json.dumps(data) if data is not None else None), None
-                row += (o.kind, file, block, o.line, o.n_lines, o.tag, o.order_ts, o.order_epoch, rank, sub, o.pattern,
-                        topic_id, fact, o.reason, o.raw, False, None, index, None, None)   # (piece: `counted`)
-                rows.append(row)
-                sub += 1
-
-        def follows(line: int, sub: int, broker, order_ts, order_epoch) -> bool:
-            """Does a log event at (line, sub), recorded by `broker`, come after the piece's
-            previous one in recorded order, whatever clock and epoch the pieces before carry?
-            The running clock and epoch never fall within a piece, so it does when the line and
-            sub rise and the recording broker is the piece's one (the sort keys between them).
-            Keeps the piece's first and last event's (clock, epoch, line, sub)."""
-            last = state["last"]
-            state["last"] = [order_ts, order_epoch, line, sub]
-            if last is None:
-                state["broker"], state["first"] = broker, state["last"]
-                return True
-            return (line, sub) > (last[2], last[3]) and broker == state["broker"]
-
-        def close_piece():
-            key, parser = state["key"], state["parser"]
-            if key is None:
-                return
-            file, block = key
-            cluster = clusters.get(file, fallback)
-            if parser is not None:
-                rank = FILE_KIND_RANK[parser.kind]
-                log_rows(parser.close(), file, block, cluster, rank)
-                order_ts, order_epoch = parser.order_ts, parser.order_epoch
-            else:
-                order_ts = order_epoch = rank = None
-            # piece_event, file_rank, recording_broker and fact (the first and last log event's
-            # clock, epoch, line and sub): for jobs.ingest_spark.in_recorded_order.
-            in_order = state["in_order"] and state["events"]
-            emit({"kind": "piece", "file": file, "block": block, "local_line": state["local"],
-                  "n_lines": state["nonblank"], "order_ts": order_ts, "order_epoch": order_epoch, "cluster": cluster,
-                  "q_reason": state["misnamed"], "digest": digests.pop(key).hexdigest(),
-                  "piece_event": state["events"] if state["in_order"] else None,
-                  "file_rank": rank if in_order else None, "recording_broker": state["broker"] if in_order else None,
-                  "fact": json.dumps([state["first"], state["last"]]) if in_order else None})
-
-        def digest(files: list[str], blocks: list[int], raw: pa.Array) -> None:
-            """Add a batch's lines to their pieces' digests, each piece's run at once (a batch
-            holds a few pieces, each contiguous)."""
-            i, n = 0, len(raw)
-            while i < n:
-                j = n if (files[-1], blocks[-1]) == (files[i], blocks[i]) else i + 1
-                while j < n and files[j] == files[i] and blocks[j] == blocks[i]:
-                    j += 1
-                digests.setdefault((files[i], blocks[i]), LinesDigest()).update(raw.slice(i, j - i))
-                i = j
-
-        def canonical(raw: str, file: str, block: int, local: int) -> bool:
-            """A JSON-object line: a canonical event (or a broken one), unless it is a
-            Docker json-file log line; True if handled here."""
-            try:
-                record = load_json(raw)
-            except ValueError as exc:
-                if fmt == "logs":
-                    return False
-                reason, record = f"malformed JSON: {exc}", None
-            else:
-                if isinstance(record, dict) and "event_type" not in record and isinstance(record.get("log"), str):
-                    return False
-                reason = None if isinstance(record, dict) else "not a JSON object"
-            if record is not None and reason is None:
-                reason = event_reason(record, default_cluster)
-            if reason is None:   # the usual case, built positionally: event fields, then EXTRA
-                row = [record.get(n) for n in event_names]
-                row += canonical_tail
-                row[i_local] = local
-                row[i_block] = block
-                row[i_file_x] = file
-                rows.append(row)
-                return True
-            cluster = record.get("cluster") if isinstance(record, dict) else None
-            emit({"kind": "quarantine", "q_reason": reason, "q_raw": raw,
-                  "cluster": cluster if isinstance(cluster, str) else clusters.get(file, fallback),
-                  "file": file, "block": block, "local_line": local, "n_lines": 1})
-            return True
-
-        def enter(file, block):
-            if (file, block) != state["key"]:
-                close_piece()
-                state.update(key=(file, block), parser=None, local=0, nonblank=0, misnamed=None, events=0, first=None,
-                             last=None, broker=None, in_order=True)
-
-        def log_parser(file):
-            parser = state["parser"]
-            if parser is None:
-                parser = state["parser"] = FileParser(file, zone, cluster=clusters.get(file, fallback))
-            return parser
-
-        def one_line(file, block, raw):
-            enter(file, block)
-            state["local"] += 1
-            if state["local"] == 1 and block == 0 and raw and checked_suffix(file) is None:   # binary data never takes a fast path
-                state["misnamed"] = misnamed_reason(file, raw)
-            if raw is None or not raw.strip():
-                return
-            state["nonblank"] += 1
-            local = state["local"]
-            if fmt != "logs" and raw[0] == "{" and canonical(raw, file, block, local):
-                return
-            if fmt == "events":
-                emit({"kind": "quarantine", "q_reason": "not a JSON object (--format events)", "q_raw": raw,
-                      "file": file, "block": block, "local_line": local, "n_lines": 1,
-                      "cluster": clusters.get(file, fallback)})
-                return
-            parser = log_parser(file)
-            log_rows(parser.feed(local, raw), file, block, clusters.get(file, fallback), FILE_KIND_RANK[parser.kind])
-
-        def lines_one_by_one(files: list[str], blocks: list[int], raw: pa.Array, start: int, end: int) -> None:
-            # Python strings made only of the lines read one by one: a batch the fast path takes
-            # whole needs none.
-            for k, line in enumerate(raw.slice(start, end - start).to_pylist(), start):
-                one_line(files[k], blocks[k], line)
-
-        def lines_between(files: list[str], blocks: list[int], raw: pa.Array, start: int, end: int, runs) -> None:
-            """Lines start..end-1 of the batch, the runs of other loggers' heads and of plain
-            continuation lines (`runs`: _LineRuns) each at once, the others one by one."""
-            if runs is None:
-                lines_one_by_one(files, blocks, raw, start, end)
-                return
-            for a, b, kind in runs.between(start, end):
-                if kind == _LineRuns.OTHER and b - a > 1 and ignored_run(files, blocks, runs, a, b - 1):
-                    lines_one_by_one(files, blocks, raw, b - 1, b)   # its continuation lines may follow: read as ever
-                elif not (kind == _LineRuns.GLUED and glued_run(files, blocks, raw, a, b)):
-                    lines_one_by_one(files, blocks, raw, a, b)
-
-        def ignored_run(files: list[str], blocks: list[int], runs, a: int, b: int) -> bool:
-            """Lines a..b-1, heads of loggers the audit does not read with no line between them
-            (other_logger_heads): each a record the parse ignores, as FileParser would; False
-            (nothing done) where it cannot take them so (begin_fast_run)."""
-            file, block = files[a], blocks[a]
-            enter(file, block)
-            parser = log_parser(file)
-            before = parser.begin_fast_run()
-            if before is None:
-                return False
-            cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
-            log_rows(before, file, block, cluster, rank)
-            ignored_rows.add(parser, runs.stamps_ms[a:b], None, file, block, cluster, rank, state["local"])
-            state["local"] += b - a
-            state["nonblank"] += b - a
-            return True
-
-        def glued_run(files: list[str], blocks: list[int], raw: pa.Array, a: int, b: int) -> bool:
-            """Lines a..b-1, plain continuation lines (ingest.envelope.plain_continuations), glued
-            to the record they continue at once; False (nothing done) with no such record open."""
-            enter(files[a], blocks[a])
-            parser = state["parser"]
-            if parser is None or not parser.assembler.glue(raw.slice(a, b - a).to_pylist()):
-                return False
-            state["local"] += b - a
-            state["nonblank"] += b - a
-            return True
-
-        def fast_run(file, block, fast: pa.Table, at: int, k: int) -> bool:
-            """Rows at..at+k-1 of `fast`, complete one-line records read by ingest.fast, in the
-            file's order; False if the file's parser cannot hand over to them here (then they go
-            line by line)."""
-            enter(file, block)
-            parser = log_parser(file)
-            before = parser.begin_fast_run()
-            if before is None:
-                return False
-            cluster, rank = clusters.get(file, fallback), FILE_KIND_RANK[parser.kind]
-            log_rows(before, file, block, cluster, rank)
-            times, epochs, controllers = (c[at:at + k] for c in fast_numbers)
-            fast_rows.add(parser, times, epochs, file, block, cluster, rank, state["local"], state["events"],
-                          np.arange(at, at + k))
-            if state["in_order"]:   # one event per line, sub 0, recorded by the deciding controller
-                clock, epoch = fast_rows.clock[-1], fast_rows.epoch[-1]
-                low, high = int(controllers.min()), int(controllers.max())
-                state["in_order"] = low == high and follows(state["local"] + 1, 0, low, int(clock[0]), int(epoch[0]))
-                state["last"] = [int(clock[-1]), int(epoch[-1]), state["local"] + k, 0]
-            state["events"] += k
-            state["local"] += k
-            state["nonblank"] += k
-            return True
-
-        def events_run(file, block, lines: list[str]) -> pa.RecordBatch | None:
-            """A piece's run of JSON-object lines (no blank one) read by ingest.fast_events;
-            the rows it cannot vouch for go through `canonical` one by one."""
-            enter(file, block)
-            table = read_events(lines)
-            if table is None:
-                for raw in lines:
-                    one_line(file, block, raw)
-                return None
-            table, ok = replayable(table, default_cluster)
-            first = state["local"] + 1
-            state["local"] += len(lines)
-            state["nonblank"] += len(lines)
-            for k in pc.indices_nonzero(pc.invert(ok)).to_pylist():
-                # Arrow read it, so it is a JSON object with no field but the event's: never a
-                # Docker line, which `canonical` alone would hand back.
-                if not canonical(lines[k], file, block, first + k):
-                    raise AssertionError(f"{file}: line {first + k} read by Arrow but not by json.loads")
-            table = table.filter(ok)
-            k = len(table)
-            given = {"kind": pa.repeat(pa.scalar("event"), k), "file": pa.repeat(pa.scalar(file), k),
-                     "block": pa.repeat(pa.scalar(block, pa.int64()), k),
-                     "local_line": pc.add(pc.indices_nonzero(ok), first).cast(pa.int64()),
-                     "n_lines": pa.repeat(pa.scalar(1, pa.int64()), k), "canonical": pa.repeat(pa.scalar(True), k)}
-            columns = [given[f.name].cast(f.type) if f.name in given else pa.nulls(k, f.type) for f in arrow_schema]
-            for i, dtype in event_columns:
-                columns[i] = table.column(arrow_schema.names[i]).combine_chunks().cast(dtype)
-            return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
-
-        for batch in batches:
-            i_raw = batch.schema.get_field_index("raw")
-            batch = batch.set_column(i_raw, batch.schema.field(i_raw), valid_utf8(batch.column(i_raw)))
-            files = listed_paths(batch.column("file"))
-            blocks = batch.column("block").to_pylist()
-            digest(files, blocks, batch.column("raw"))
-            if fast_events and all_json_objects(batch.column("raw")):
-                # Canonical events: each piece's run of lines at once.
-                raws = batch.column("raw").to_pylist()
-                out, i, n = [], 0, len(raws)
-                while i < n:
-                    j = i + 1
-                    while j < n and files[j] == files[i] and blocks[j] == blocks[i]:
-                        j += 1
-                    run = events_run(files[i], blocks[i], raws[i:j])
-                    if run is not None:
-                        out.append(run)
-                    i = j
-                yield _batch(rows, width, arrow_schema)
-                rows.clear()
-                yield from out
-                continue
-            fast, starts = fast_parser.scan(batch.column("raw")) if fast_parser else (None, None)
-            runs = _LineRuns(batch, fast_parser.clock) if fast_parser else None
-            if fast is None:
-                lines_between(files, blocks, batch.column("raw"), 0, len(batch), runs)
-            else:
-                # A fast line keeps that path only if the line after it, in the same piece,
-                # begins a new record (nothing can be glued to it); the last line's next is in
-                # the next batch. Whole arrays at once: these are every line of a TRACE log.
-                n, raw = len(batch), batch.column("raw")
-                at = fast.column("idx").to_numpy()
-                rank = np.full(n, -1, np.int64)
-                rank[at] = np.arange(len(at))
-                keep = rank >= 0
-                uris, offsets = batch.column("file"), batch.column("block")
-                same_piece = pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
-                                     pc.equal(offsets.slice(1), offsets.slice(0, n - 1)))
-                keep[:-1] &= starts[1:] & same_piece.to_numpy(zero_copy_only=False)
-                keep[-1] = False
-                edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
-                done = 0
-                fast_numbers[:] = [fast.column(c).to_numpy().astype(np.float64)
-                                   for c in ("event_time_ms", "controller_epoch", "controller_id")]
-                for start, end in zip(edges[0::2], edges[1::2]):   # each run of fast lines
-                    lines_between(files, blocks, raw, done, start, runs)
-                    if not fast_run(files[start], blocks[start], fast, int(rank[start]), end - start):
-                        lines_between(files, blocks, raw, start, end, runs)
-                    done = end
-                lines_between(files, blocks, raw, done, n, runs)
-            # One batch for the input batch: each batch out costs a pack and a count.
-            yield _concatenated([*fast_rows.build(fast), *ignored_rows.build(), _batch(rows, width, arrow_schema)])
-            rows.clear()
-        close_piece()
-        yield _batch(rows, width, arrow_schema)
-
-    def counted(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        """`parse`, its rows counted (ingest.counts): each piece's row held back to the end, when
-        all of the piece's rows are counted (a piece's row can come before some of its rows)."""
-        from pyspark import TaskContext
-
-        from ingest.counts import count_rows, piece_json
-        counts: dict[tuple, dict] = {}
-        pieces = []
-        i_counts, i_file, i_block, i_piece = (names.index(n) for n in ("counts", "file", "block", "piece"))
-        # A piece's key: its task's partition, then its place among the task's pieces as they are
-        # read (one task reads each piece). Outside Spark (tests), one task.
-        task = TaskContext.get()
-        first_key = (task.partitionId() if task is not None else 0) << PIECES_PER_TASK_BITS
-        keys: dict[tuple, int] = {}
-
-        def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-            for batch in batches:
-                for uri, block in _pieces_of(batch.column("file"), batch.column("block")):
-                    keys.setdefault((unquote(uri), block), first_key + len(keys))
-                yield batch
-
-        def keyed(batch: pa.RecordBatch, file: pa.Array) -> pa.RecordBatch:
-            files, blocks = batch.column(i_file), batch.column(i_block)
-            one = _one_piece(files, blocks)
-            if one is not None:   # a run of fast lines (most batches): one key
-                column = pa.repeat(pa.scalar(keys[one], pa.int64()), batch.num_rows)
-            else:
-                column = pa.array([keys[p] for p in zip(files.to_pylist(), blocks.to_pylist())], pa.int64())
-            batch = batch.set_column(i_piece, arrow_schema.field(i_piece), column)
-            return batch.set_column(i_file, arrow_schema.field(i_file), file)
-
-        uncounted: list[pa.RecordBatch] = []   # counted together: a count's fixed cost is most of a batch's
-        held_rows = 0
-        for batch in parse(read(batches)):
-            some, batch = _pieces_apart(batch)
-            if some is not None:
-                pieces.append(some)
-            if batch.num_rows:
-                uncounted.append(batch)
-                held_rows += batch.num_rows
-                if held_rows >= COUNTED_ROWS:
-                    count_rows(uncounted, counts)
-                    uncounted.clear()
-                    held_rows = 0
-                yield keyed(batch, pa.nulls(batch.num_rows, pa.string()))
-        count_rows(uncounted, counts)
-        if pieces:
-            held = pa.Table.from_batches(pieces)
-            found = [piece_json(counts.get(key)) for key in zip(held.column("file").to_pylist(), held.column("block").to_pylist())]
-            held = held.set_column(i_counts, arrow_schema.field(i_counts), pa.array(found, pa.string()))
-            yield from (keyed(b, b.column(i_file)) for b in held.to_batches())
-
-    return counted
-
-
-def _pieces_apart(batch: pa.RecordBatch) -> tuple[pa.RecordBatch | None, pa.RecordBatch]:
-    """A batch of parse rows as (its piece rows, None if it has none; its other rows)."""
-    piece = pc.equal(batch.column("kind"), "piece")
-    if not pc.any(piece).as_py():
-        return None, batch
-    return batch.filter(piece), batch.filter(pc.invert(piece))
-
-
 def packed(parse):
     """`parse` (a parse_function) for the kept parse output (kept_schema): its piece rows as they
     are, each batch of its other rows as one row of kind PACKED holding them (PACKED_ROWS)."""
@@ -627,7 +212,7 @@ def packed(parse):
     def pack(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         options = pa.ipc.IpcWriteOptions(compression=PACKED_COMPRESSION)   # (made here: it does not pickle)
         for batch in parse(batches):
-            pieces, batch = _pieces_apart(batch)
+            pieces, batch = pieces_apart(batch)
             if pieces is not None:
                 yield pieces.append_column(schema.field(i_rows), pa.nulls(pieces.num_rows, pa.binary()))
             if not batch.num_rows:
@@ -679,194 +264,11 @@ def _unpacked(kept: DataFrame, kinds: tuple[str, ...], columns: list[str]) -> Da
             .mapInArrow(unpack_function(kinds, columns), T.StructType([parsed[c] for c in columns])))
 
 
-class LinesDigest:
-    """The digest of a piece's lines (ingest.lines.copied_files), fed Arrow slices of them: the
-    hash of their bytes and the hash of their lengths (where each line ends), read from the
-    array's buffers (no Python string of a line); the same however the lines are cut into batches.
-    SHA-256: OpenSSL runs it on the CPU's SHA instructions, which makes it faster than blake2b
-    (the digest is compared only within one run, never stored)."""
-
-    def __init__(self):
-        self.text, self.lengths = hashlib.sha256(), hashlib.sha256()
-
-    def update(self, lines: pa.Array) -> None:
-        if not pa.types.is_string(lines.type):
-            lines = lines.cast(pa.string())
-        if not len(lines):
-            return
-        offsets = np.frombuffer(lines.buffers()[1], dtype="<i4", count=len(lines) + 1, offset=4 * lines.offset)
-        if offsets[-1] > offsets[0]:
-            self.text.update(memoryview(lines.buffers()[2])[offsets[0]:offsets[-1]])
-        self.lengths.update(np.diff(offsets).astype("<i8").tobytes())
-
-    def hexdigest(self) -> str:
-        return hashlib.sha256(self.text.digest() + self.lengths.digest()).hexdigest()
-
-
-class _RunRows:
-    """The parse rows of runs of one-line records that a batch's lines give at once (ingest.fast's
-    lines: events; heads of loggers the audit does not read: ignored), as the line-by-line path
-    writes them (FileParser._record, then log_rows): gathered run by run, built at the batch's
-    end in one pass (building costs about as much for a batch as for a run)."""
-
-    def __init__(self, kind: str, arrow_schema: pa.Schema):
-        self.kind, self.schema = kind, arrow_schema
-        self.runs: list[tuple] = []     # (k, file, block, cluster, rank, local before, events before)
-        self.clock: list[np.ndarray] = []   # each run's running clock and epoch: float, NaN for none
-        self.epoch: list[np.ndarray] = []
-        self.taken: list[np.ndarray] = []   # each run's rows of the lines read (ingest.fast's table)
-
-    def add(self, parser, times: np.ndarray, epochs: np.ndarray | None, file: str, block: int, cluster: str,
-            rank: int, local_before: int, events_before: int | None = None, taken: np.ndarray | None = None) -> None:
-        """A run of records with these times and controller epochs (float, NaN where a record has
-        none; epochs None: none has one), the file's parser's clock and epoch moved past them."""
-        clock = np.fmax.accumulate(times)
-        if parser.order_ts is not None:
-            clock = np.fmax(clock, float(parser.order_ts))
-        if epochs is None:
-            epoch = np.full(len(times), np.nan if parser.order_epoch is None else float(parser.order_epoch))
-        else:
-            epoch = np.fmax.accumulate(epochs)
-            if parser.order_epoch is not None:
-                epoch = np.fmax(epoch, float(parser.order_epoch))
-        parser.advance_order(None if np.isnan(clock[-1]) else int(clock[-1]), None if np.isnan(epoch[-1]) else int(epoch[-1]))
-        self.runs.append((len(times), file, block, cluster, rank, local_before, events_before))
-        self.clock.append(clock)
-        self.epoch.append(epoch)
-        if taken is not None:
-            self.taken.append(taken)
-
-    def build(self, lines: pa.Table | None = None) -> list[pa.RecordBatch]:
-        """The runs' rows (none, or one batch), `lines` the table `taken` indexes; then empty."""
-        if not self.runs:
-            return []
-        k, file, block, cluster, rank, local, events = (np.array(c, dtype=object) for c in zip(*self.runs))
-        k = k.astype(np.int64)
-        n = int(k.sum())
-        run = pa.array(np.repeat(np.arange(len(k)), k))
-        within = np.arange(n) - np.repeat(np.cumsum(k) - k, k)
-
-        def each(values, dtype) -> pa.Array:
-            return pa.array(list(values), dtype).take(run)
-
-        def nullable(parts: list[np.ndarray], dtype) -> pa.Array:
-            values = np.concatenate(parts)
-            unread = np.isnan(values)
-            return pa.array(np.where(unread, 0, values).astype(np.int64), mask=unread).cast(dtype)
-
-        given = {"cluster": each(cluster, pa.string()), "kind": pa.repeat(pa.scalar(self.kind), n),
-                 "file": each(file, pa.string()), "block": each(block, pa.int64()),
-                 "local_line": pa.array(np.repeat(local.astype(np.int64), k) + within + 1),
-                 "n_lines": pa.repeat(pa.scalar(1, pa.int64()), n), "file_rank": each(rank, pa.int32()),
-                 "sub": pa.repeat(pa.scalar(0, pa.int32()), n), "canonical": pa.repeat(pa.scalar(False), n),
-                 "order_ts": nullable(self.clock, pa.int64()), "order_epoch": nullable(self.epoch, pa.int32())}
-        if self.kind == "event":
-            given["piece_event"] = pa.array(np.repeat(events.astype(np.int64), k) + within)
-        taken = lines.take(pa.array(np.concatenate(self.taken))) if self.taken else None
-        self.__init__(self.kind, self.schema)
-        return [_assembled(self.schema, n, given, taken)]
-
-
-def _assembled(arrow_schema: pa.Schema, k: int, given: dict, lines: pa.Table | None = None) -> pa.RecordBatch:
-    """k parse rows: the `given` columns, then those of `lines`, the others null."""
-    columns = []
-    for f in arrow_schema:
-        if f.name in given:
-            column = given[f.name]
-        elif lines is not None and f.name in lines.column_names:
-            column = lines.column(f.name)
-        else:
-            column = pa.nulls(k, f.type)
-        if isinstance(column, pa.ChunkedArray):
-            column = column.combine_chunks()
-        columns.append(column if column.type == f.type else column.cast(f.type))
-    return pa.RecordBatch.from_arrays(columns, schema=arrow_schema)
-
-
-class _LineRuns:
-    """What the parse takes of a batch's lines a run at once besides ingest.fast's lines: runs
-    of heads of loggers the audit does not read (OTHER: the `other` column, other_logger_heads),
-    and of plain continuation lines (GLUED: ingest.envelope.plain_continuations); each run
-    within one piece."""
-
-    ONE, OTHER, GLUED = 0, 1, 2
-
-    def __init__(self, batch: pa.RecordBatch, clock):
-        from ingest.envelope import plain_continuations
-        raw = batch.column("raw")
-        n = len(raw)
-        self.kind = np.where(plain_continuations(raw), self.GLUED, self.ONE).astype(np.int8)
-        self.stamps_ms = None
-        if "other" in batch.schema.names:
-            other = np.asarray(pc.fill_null(batch.column("other"), False).to_numpy(zero_copy_only=False), bool)
-            if other.any():
-                self.kind[other] = self.OTHER
-                at = np.flatnonzero(other)
-                self.stamps_ms = np.full(n, np.nan)
-                self.stamps_ms[at] = clock.stamps_ms(pc.utf8_slice_codeunits(raw.take(pa.array(at)), 1, 24))
-        uris, offsets = batch.column("file"), batch.column("block")
-        self.new_piece = np.ones(n, bool)
-        if n > 1:
-            self.new_piece[1:] = ~np.asarray(pc.and_(pc.equal(uris.slice(1), uris.slice(0, n - 1)),
-                                                     pc.equal(offsets.slice(1), offsets.slice(0, n - 1)))
-                                             .to_numpy(zero_copy_only=False), bool)
-
-    def between(self, start: int, end: int) -> list[tuple[int, int, int]]:
-        """(a, b, kind) of each run in lines start..end-1."""
-        if start >= end:
-            return []
-        kind = self.kind[start:end]
-        cut = np.flatnonzero((kind[1:] != kind[:-1]) | self.new_piece[start + 1:end]) + start + 1
-        bounds = [start, *cut.tolist(), end]
-        return [(a, b, int(self.kind[a])) for a, b in zip(bounds, bounds[1:])]
-
-
-def _concatenated(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
-    """Batches of one schema as one."""
-    batches = [b for b in batches if b.num_rows] or batches[:1]
-    if len(batches) == 1:
-        return batches[0]
-    return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
-
-
-def _one_piece(files: pa.Array, blocks: pa.Array) -> tuple | None:
-    """The (file, block) of every row of a batch, if they share one; else None."""
-    if len(files) and not files.null_count and pc.all(pc.equal(files, files[0])).as_py() \
-            and pc.all(pc.equal(blocks, blocks[0])).as_py():
-        return files[0].as_py(), blocks[0].as_py()
-    return None
-
-
-def _pieces_of(files: pa.Array, blocks: pa.Array) -> list[tuple]:
-    """The (file, block) pairs of a batch's rows, in the order they first occur."""
-    one = _one_piece(files, blocks)
-    if one is not None:
-        return [one]
-    return list(dict.fromkeys(zip(files.to_pylist(), blocks.to_pylist())))
-
-
-def _batch(rows: list[list], width: int, arrow_schema) -> pa.RecordBatch:
-    columns = list(zip(*rows)) if rows else [()] * width
-    return pa.RecordBatch.from_arrays([pa.array(c, type=arrow_schema.field(i).type) for i, c in enumerate(columns)],
-                                      schema=arrow_schema)
-
-
 @dataclass
-class Ingested:
-    events: DataFrame            # canonical events (EVENT_FIELDS), seq set
+class IngestedFrames(Ingested):
+    """Ingested as DataFrames, with what the Spark ingest keeps of them."""
     # (cluster, event_type) -> profile_aggregates() of those rows of `events`, counted as they were kept.
-    profile: dict[tuple, dict]
-    quarantine: DataFrame        # cluster, source_file, source_line, reason, raw
-    records_read: int
-    lines_recognized: int
-    records_quarantined: int
-    events_deduplicated: int
-    files: dict[str, dict] = field(default_factory=dict)
-    # cluster -> (file, after, before, events read from its records) per KRaft metadata transaction
-    # aborted (its events undone) or, before None, open at the input's end (replayed); file None:
-    # offsets of the metadata log, else lines of a dump printed without offsets
-    transactions: dict[str, list] = field(default_factory=dict)
-    evidence: dict[str, dict] = field(default_factory=dict)   # cluster -> era evidence
+    profile: dict[tuple, dict] = field(default_factory=dict)
     cached: list[DataFrame] = field(default_factory=list)
     # How the log events were put in recorded order: "pieces" (in_recorded_order found each
     # cluster's pieces following one another), "sort" (the global sort), None (no log event).
@@ -895,7 +297,7 @@ class Ingested:
 
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
-           zone: str = "UTC", fmt: str = "auto") -> Ingested:
+           zone: str = "UTC", fmt: str = "auto") -> IngestedFrames:
     parse = packed(parse_function(clusters, default_cluster, zone, fmt))
     parsed = keep_few(read_pieces(spark, files, other_loggers=fmt != "events").mapInArrow(parse, kept_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
@@ -987,7 +389,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     held = {n for c in counts.values() for *_, aggs in c["profile"] for n in EVENT_FIELD_NAMES if aggs[f"held_{n}"]}
     # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
     # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
-    kraft = from_logs and any(ev["kraft"] or ev["kraft_ranges"] for ev in evidence.values())
+    kraft = from_logs and any(ev.kraft or ev.kraft_ranges for ev in evidence.values())
     bases = None if kraft or not from_logs else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
     known = {n: None for n in EVENT_FIELD_NAMES if n not in held}
     if bases is not None:
@@ -1006,7 +408,7 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # would be one more scan of the parse output for no row.
     parts = [canonical.select(cast)] if some_canonical or not from_logs else []
     if from_logs:
-        logs = sorted(c for c, ev in evidence.items() if ev["kraft"])   # the clusters whose metadata log is read
+        logs = sorted(c for c, ev in evidence.items() if ev.kraft)   # the clusters whose metadata log is read
         log_order = "sort" if bases is None else "pieces"
         facts = rows_of(("fact",), packed_column_names()) if kraft else None
         logged_events, dup_counts, transactions = _log_events(spark, events, facts, cached, kraft, logs,
@@ -1028,10 +430,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         if sum(i["events"] for i in files.values()) <= LINEAGE_CUT_MAX_ROWS:
             all_events, _ = materialize(all_events)
             cached.append(all_events)
-    counted = {k: sum(i[k] for i in files.values()) for k in ("lines", "recognized", "quarantined")}
-    return Ingested(all_events, profile, quarantine, counted["lines"], counted["recognized"],
-                    counted["quarantined"], dup_counts, files, transactions, evidence, cached, log_order,
-                    some_canonical)
+    return IngestedFrames(all_events, quarantine, files, evidence, transactions, dup_counts, profile, cached, log_order,
+                          some_canonical)
 
 
 def _copies(pieces: list[tuple], clusters: dict[str, str], default_cluster: str | None) -> dict[str, str]:
@@ -1190,27 +590,24 @@ def _kraft_events(logged: DataFrame, facts: DataFrame, logs: list[str]) -> tuple
     return logged.unionByName(failovers, allowMissingColumns=True), int(dup_counts), spans
 
 
-def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list]:
+def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list[MetadataTransaction]]:
     """The logged events, each of an aborted or still open metadata transaction's records tagged
-    with that transaction's index in the returned (cluster, file, after, before) spans
-    (ingest.kraft.transaction_spans; the markers are few, read on the driver). `_log_events`
-    counts the tagged rows and drops the aborted ones once they are kept (one evaluation of the
-    join, not two)."""
+    with that transaction's index in the returned transactions (ingest.kraft.metadata_transactions;
+    the markers are few, read on the driver). `_log_events` counts the tagged rows and drops the
+    aborted ones once they are kept (one evaluation of the join, not two)."""
     kind = F.get_json_object("fact", "$.fact")
     offset = F.get_json_object("fact", "$.source_offset").cast("long")
-    markers: dict[tuple, list] = {}
-    for r in (facts.where(kind == "metadata_transaction")
-              .select("cluster", "file", "line", offset.alias("offset"),
-                      F.get_json_object("fact", "$.marker").alias("marker")).collect()):
-        log, at = metadata_log_position(r["file"], r["line"], r["offset"])
-        markers.setdefault((r["cluster"], log), []).append((at, r["marker"]))
-    spans = [(cluster, file, lo, hi) for (cluster, file), found in markers.items() for lo, hi in transaction_spans(found)]
+    spans = metadata_transactions(
+        (r["cluster"], r["file"], r["line"], r["offset"], r["marker"]) for r in (
+            facts.where(kind == "metadata_transaction")
+            .select("cluster", "file", "line", offset.alias("offset"),
+                    F.get_json_object("fact", "$.marker").alias("marker")).collect()))
     if not spans:
         return logged, []
     table = F.broadcast(local_frame(
         logged.sparkSession, [(i, *span) for i, span in enumerate(spans)],
         f"{TRANSACTION_SPAN} int, a_cluster string, a_file string, a_lo long, a_hi long"))
-    # metadata_log_position as a join condition; a log's spans are disjoint, so a row meets at most one.
+    # MetadataTransaction.holds as a join condition; a log's spans are disjoint, so a row meets at most one.
     at = F.coalesce(F.col("source_offset"), F.col("line"))
     in_span = (F.col("cluster").eqNullSafe(F.col("a_cluster")) & (at > F.col("a_lo"))
                & (F.col("a_hi").isNull() | (at < F.col("a_hi")))
@@ -1219,18 +616,14 @@ def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, l
     return logged.join(table, in_span, "left").drop("a_cluster", "a_file", "a_lo", "a_hi"), spans
 
 
-def _without_aborted(logged: DataFrame, spans: list) -> tuple[DataFrame, dict]:
+def _without_aborted(logged: DataFrame, spans: list[MetadataTransaction]) -> tuple[DataFrame, dict]:
     """The kept, tagged rows (`_tag_transactions`) less the aborted transactions' ones (an open
-    one's stay), and cluster -> (file, after, before, events read from its records) per
-    transaction (Ingested.transactions)."""
+    one's stay), and what was read of each transaction (ingest.kraft.transactions_read)."""
     counts = {r[TRANSACTION_SPAN]: r["n"] for r in logged.where(F.col(TRANSACTION_SPAN).isNotNull())
               .groupBy(TRANSACTION_SPAN).agg(F.count("*").alias("n")).collect()}
-    transactions: dict[str, list] = {}
-    for i, (cluster, file, lo, hi) in enumerate(spans):
-        transactions.setdefault(cluster, []).append((file, lo, hi, counts.get(i, 0)))
-    undone = [i for i, (*_, hi) in enumerate(spans) if hi is not None]
+    undone = [i for i, t in enumerate(spans) if t.undone]
     kept = F.col(TRANSACTION_SPAN).isNull() | ~F.col(TRANSACTION_SPAN).isin(undone)
-    return logged.where(kept).drop(TRANSACTION_SPAN), transactions
+    return logged.where(kept).drop(TRANSACTION_SPAN), transactions_read(spans, counts)
 
 
 def _first_in_order(df: DataFrame, keys: list[str]) -> DataFrame:
@@ -1288,31 +681,26 @@ def _raft_failovers(facts: DataFrame) -> DataFrame:
 
 
 def _with_releases(tallied: dict) -> dict:
-    """A tally row with its catalogue row's first and last release (v_first, v_last; None for no
-    row) and whether it is a KRaft controller's line."""
+    """A tally row with its catalogue row's first and last release (v_first, v_last; None for no row)."""
     from ingest.catalog import pattern_named
     pattern = tallied["pattern"] and pattern_named(tallied["pattern"])
     tallied["v_first"], tallied["v_last"] = (pattern.first, pattern.last) if pattern else (None, None)
-    tallied["kraft_controller"] = bool(pattern) and pattern.name.startswith(CONTROLLER_ROW_PREFIX)
     return tallied
 
 
-def _era_evidence(tally: list) -> dict[str, dict]:
-    """cluster -> {"ranges": [(first, last, n)], "versions": [...], "kraft": bool,
-    "kraft_ranges": [(first, last, n)] (the KRaft controller's own lines), "levels": [metadata.version
-    levels]}, from the tally's rows that matched a catalogue row (small)."""
-    out: dict[str, dict] = {}
+def _era_evidence(tally: list) -> dict[str, EraEvidence]:
+    """cluster -> what its lines tell of its release, from the tally's rows that matched a
+    catalogue row (small)."""
+    out: dict[str, EraEvidence] = {}
     for r in tally:
         if r["v_first"] is None:   # no catalogue row: a canonical event or a quarantined line
             continue
-        ev = out.setdefault(r["cluster"], {"ranges": [], "versions": [], "kraft": False, "kraft_ranges": [], "levels": []})
-        ev["ranges"].append((r["v_first"], r["v_last"], r["matched"]))
-        if r["kraft_controller"]:
-            ev["kraft_ranges"].append((r["v_first"], r["v_last"], r["matched"]))
+        ev = out.setdefault(r["cluster"], EraEvidence())
+        ev.matched(r["v_first"], r["v_last"], r["pattern"], r["matched"])
         if r["version"]:
-            ev["versions"].append(r["version"])
+            ev.versions.append(r["version"])
         if r["level"] is not None:
-            ev["levels"].append(r["level"])
+            ev.levels.append(r["level"])
         if r["dump"]:
-            ev["kraft"] = True
+            ev.kraft = True
     return out

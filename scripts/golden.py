@@ -9,7 +9,7 @@ change to the engine can show it replays everything exactly as before (docs/gold
 The cases, each replayed as the project's own tools replay it:
 
     sample/NAME      each bundled sample (data/samples/*.jsonl): `controller-replay replay`'s reading
-                     and replay (jobs.local), each cluster in its manifest's release
+                     and replay (jobs.local_runner), each cluster in its manifest's release
     capture/NAME     each real capture (data/samples/real/NAME/): the local ingest of its logs
                      (ingest.local), replayed by replay_cluster in its manifest's release, as
                      tests/ingest/test_real_replays.py does
@@ -44,7 +44,8 @@ if str(ROOT) not in sys.path:   # run as a script: the repository's packages
     sys.path.insert(0, str(ROOT))
 
 from ingest.local import ingest_files, log_files  # noqa: E402
-from jobs.local import cluster_eras, input_files, read_events, replay_local  # noqa: E402
+from ingest.detect import cluster_eras  # noqa: E402
+from jobs.local_runner import input_files, read_events, replay_local  # noqa: E402
 from state_machine.checks import Violation  # noqa: E402
 from state_machine.cluster import replay_cluster  # noqa: E402
 from state_machine.eras import ERAS, resolve_era  # noqa: E402

@@ -1,5 +1,5 @@
 """Which cluster a log file is read as (jobs.audit.file_clusters) and which era is chosen for it
-from manifests (jobs.local.era_choices), without a Spark session: a broker's folder given alone
+from manifests (ingest.detect.era_choices), without a Spark session: a broker's folder given alone
 (`--input logs/prod/broker-*`, which the shell lists one by one) is its cluster's, not a cluster
 of its own."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from ingest.lines import cluster_folder, is_input
 from ingest.local import log_files
 from jobs.audit import file_clusters
-from jobs.local import era_choices
+from ingest.detect import era_choices
 
 
 @pytest.mark.parametrize("folder, inner, cluster", [

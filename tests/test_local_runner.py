@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from jobs.cli import main
-from jobs.local import cluster_eras, input_files, read_events, replay_local
+from ingest.detect import cluster_eras
+from jobs.local_runner import input_files, read_events, replay_local
 from state_machine.eras import resolve_era
 from state_machine.findings import render
 

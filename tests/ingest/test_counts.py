@@ -63,7 +63,7 @@ def test_a_files_first_piece_quarantines_its_leading_lines_and_the_tallies_add_u
 def test_a_pieces_counts_are_the_same_however_many_rows_are_counted_at_once(monkeypatch):
     """The parse counts its rows a few batches at a time (COUNTED_ROWS): counted one batch at a
     time, or all at the end, each piece's row carries the same counts."""
-    import jobs.ingest_spark as ingest_spark
+    import ingest.splits as splits
     from tests.ingest.test_fast import GENERATED, REAL_LINES
 
     lines = GENERATED + REAL_LINES
@@ -73,8 +73,8 @@ def test_a_pieces_counts_are_the_same_however_many_rows_are_counted_at_once(monk
                for i in range(0, len(lines), 50)]
 
     def counts(at_once: int) -> dict:
-        monkeypatch.setattr(ingest_spark, "COUNTED_ROWS", at_once)
-        rows = [r for b in ingest_spark.parse_function({}, "c", "UTC", "auto")(iter(batches)) for r in b.to_pylist()]
+        monkeypatch.setattr(splits, "COUNTED_ROWS", at_once)
+        rows = [r for b in splits.SplitParser({}, "c", "UTC", "auto").rows(iter(batches)) for r in b.to_pylist()]
         return {(r["file"], r["block"]): r["counts"] for r in rows if r["kind"] == "piece"}
 
     every = counts(10**9)

@@ -1,5 +1,5 @@
 """The columnar fast path (ingest/fast.py) is an accelerator, not a second parser: the
-Spark parse function gives the same rows with it as without it, on real-format lines of
+split parser (ingest.splits) gives the same rows with it as without it, on real-format lines of
 every era, on generated TRACE logs, and on those lines mutated (continuations glued to a
 fast line, wrapped and tagged streams, blank lines, truncation, overlong ids, impossible
 dates) and cut into batches and file pieces at random."""
@@ -20,7 +20,7 @@ from ingest.envelope import Clock
 from ingest.fast import FAST_ROWS, FastParser, _column, compile_row
 from ingest.lines import other_logger_head
 from ingest.render import Renderer
-from jobs.ingest_spark import parse_function
+from ingest.splits import LinesDigest, SplitParser
 from state_machine.generator import SimConfig, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def rows(pieces: list[list[str]], fast: bool, batch: int, zone: str = "UTC", clu
                                            "block": pa.array(block[i:i + batch], pa.int64()),
                                            **({"other": other[i:i + batch]} if fast else {})})
                for i in range(0, len(raw), batch)]
-    out = [r for b in parse_function({}, cluster, zone, fmt, use_fast=fast)(iter(batches)) for r in b.to_pylist()]
+    out = [r for b in SplitParser({}, cluster, zone, fmt, use_fast=fast).rows(iter(batches)) for r in b.to_pylist()]
     return sorted(out, key=lambda r: (r["block"], r["kind"] == "piece", r["local_line"], r["sub"] or 0))
 
 
@@ -250,7 +250,6 @@ def test_the_matcher_refuses_a_regex_it_cannot_decide_as_re2_does():
 def test_a_pieces_digest_is_of_its_lines_however_the_batches_cut_them(lines, data):
     """LinesDigest reads the Arrow buffers of slices at any offset: the lines cut into batches
     anywhere give one digest, and moving a character across a line end changes it."""
-    from jobs.ingest_spark import LinesDigest
 
     def digest(cuts: list[int]) -> str:
         whole, found, at = pa.array(["pad", *lines, "pad"]), LinesDigest(), 1

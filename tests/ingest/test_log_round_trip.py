@@ -63,7 +63,8 @@ def assert_round_trip(cfg: SimConfig, write, era, release: str | None = None) ->
     assert ingested.quarantine == []
     eras = [era]
     if release is not None:   # era detection: the release that wrote the logs fits every line's shape
-        choice = choose_era(ingested.ranges, ingested.versions, ingested.kraft)
+        evidence = ingested.evidence[cfg.cluster]
+        choice = choose_era(evidence.ranges, evidence.versions, evidence.kraft)
         assert choice is not None and not choice.conflicting, choice
         assert parse_version(choice.low) <= parse_version(release) <= parse_version(choice.high), choice
         eras.append(resolve_era(choice.era))   # what `audit --format auto` replays them in
@@ -212,7 +213,7 @@ def test_a_migration_the_next_controller_aborted_is_not_replayed(tmp_path):
     rows = []
     for root, aborted in ((scenario, [(None, 8, 12, 1)]), (tmp_path, [(str(bare), begin, abort, 1)])):
         ingested = ingest_files(log_files(root), "mig")
-        assert (ingested.quarantine, ingested.transactions) == ([], aborted)
+        assert (ingested.quarantine, ingested.transactions) == ([], {"mig": aborted})
         assert [e.leader for e in ingested.events if e.event_type == "PartitionRecord"] == [2]
         (result,) = replay_cluster("mig", ingested.events, KRAFT).values()
         assert result.violations == []
@@ -237,7 +238,7 @@ def test_a_migration_still_open_at_the_inputs_end_is_replayed_and_reported(tmp_p
             ' payload: {"type":"BEGIN_TRANSACTION_RECORD","version":0,"data":{"name":"ZK Migration"}}') + 1
         ingested = ingest_files(log_files(tmp_path / name), "mig")
         assert ingested.quarantine == []
-        assert ingested.transactions == [(None if name == "offsets" else str(path), begin, None, 1)]
+        assert ingested.transactions == {"mig": [(None if name == "offsets" else str(path), begin, None, 1)]}
         (result,) = replay_cluster("mig", ingested.events, KRAFT).values()
         assert result.violations == []
         want.append([(t.leader, t.leader_epoch, t.isr, t.election) for t in result.timeline])
@@ -254,7 +255,7 @@ def test_a_dump_in_a_folder_that_names_no_node_ingests_the_same_events(tmp_path)
         root.mkdir()
         (root / dump.name).write_text(dump.read_text())
     named, bare = (ingest_files(log_files(root), "mig") for root in roots)
-    assert bare.quarantine == [] and bare.transactions == named.transactions == [(None, 8, 12, 1)]
+    assert bare.quarantine == [] and bare.transactions == named.transactions == {"mig": [(None, 8, 12, 1)]}
     assert comparable(bare, str(roots[1]), ("recording_broker",)) == comparable(named, str(roots[0]), ("recording_broker",))
     assert {e.recording_broker for e in named.events} == {None, 3001}   # a Raft epoch's failover names none
     assert {e.recording_broker for e in bare.events} == {None}
@@ -295,9 +296,9 @@ def test_aborted_metadata_transactions_audit_as_nothing(shape, faults, data):
         want = ingest_files(log_files(plain), "gen")
         got = ingest_files(log_files(with_aborts), "gen")
         roots = (plain, with_aborts)
-    assert got.quarantine == [] and want.transactions == []
+    assert got.quarantine == [] and want.transactions == {}
     # Each transaction, by offset, undid at least its records' events (a TopicRecord is a fact).
-    assert [(file, n >= len(aborted[i])) for (file, _, _, n), i in zip(got.transactions, aborted)] == [(None, True)] * len(aborted)
+    assert [(file, n >= len(aborted[i])) for (file, _, _, n), i in zip(got.transactions["gen"], aborted)] == [(None, True)] * len(aborted)
     aside = ("source_offset", "source_line")
     assert comparable(got, roots[1], aside) == comparable(want, roots[0], aside)
 
@@ -334,7 +335,7 @@ def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_and_counted(s
         got = ingest_files(log_files(cut), "gen")
         want = ingest_files(log_files(no_op), "gen")
         roots = (cut, no_op)
-    assert got.quarantine == want.quarantine == [] and want.transactions == []
+    assert got.quarantine == want.quarantine == [] and want.transactions == {}
     after = sum(1 for e in want.events if e.source_offset is not None and e.source_offset > begin_offset)
-    assert got.transactions == [(None, begin_offset, None, after)] and after >= len(copies)
+    assert got.transactions == {"gen": [(None, begin_offset, None, after)]} and after >= len(copies)
     assert comparable(got, roots[0]) == comparable(want, roots[1])

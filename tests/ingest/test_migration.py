@@ -24,8 +24,9 @@ def test_a_migrating_clusters_logs_replay_in_zookeeper_mode_to_where_kafka_left_
     manifest = json.loads((CAPTURE / "manifest.json").read_text())
     ingested = ingest_files(log_files(CAPTURE), "mig")
     assert ingested.quarantine == []
-    choice = choose_era(ingested.ranges, [], ingested.kraft, ingested.kraft_ranges, ingested.metadata_levels)
-    assert not ingested.kraft and choice.era == "3.9.2", choice   # the lines alone: ZooKeeper mode, 3.9.0-3.9.2
+    evidence = ingested.evidence["mig"]
+    choice = choose_era(evidence.ranges, [], evidence.kraft, evidence.kraft_ranges, evidence.levels)
+    assert not evidence.kraft and choice.era == "3.9.2", choice   # the lines alone: ZooKeeper mode, 3.9.0-3.9.2
     registered = re.search(r"Successfully registered KRaft controller 3000 with ZK epoch (\d+)",
                            (CAPTURE / "controller-3000" / "server.log").read_text())
     assert registered, "the capture holds the KRaft controller's registration"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from jobs.audit import AuditConfig, run
-from jobs.local import read_events
+from jobs.local_runner import read_events
 
 pytestmark = pytest.mark.spark
 

@@ -8,7 +8,7 @@ import pytest
 from chispa import assert_df_equality
 
 from jobs.audit import route
-from jobs.local import input_files, read_events
+from jobs.local_runner import input_files, read_events
 from schemas.events import event_struct
 from state_machine.cluster import deliveries, plan_routing
 from state_machine.events import Event

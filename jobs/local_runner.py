@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ingest.lines import cluster_folder
+from ingest.local import log_files
 from schemas.validate import event_reason, load_json
 from state_machine.cluster import replay_cluster
 from state_machine.eras import Era
@@ -54,11 +54,13 @@ def read_events(paths: Iterable[Path]) -> LocalRun:
 
 
 def input_files(inputs: Iterable[str]) -> list[Path]:
+    """The canonical-event files of the inputs: each file given, and the .jsonl files among a
+    folder's inputs (ingest.local.log_files: as the audit lists them)."""
     files: list[Path] = []
     for item in inputs:
         p = Path(item)
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*.jsonl") if not q.name.endswith(".truth.jsonl"))
+            found = sorted(Path(f) for f in log_files(p) if f.endswith(".jsonl"))
             if not found:   # a wrong path would otherwise replay to a clean, empty run
                 raise FileNotFoundError(f"input {item} holds no .jsonl file (*.truth.jsonl skipped)")
             files += found
@@ -67,51 +69,6 @@ def input_files(inputs: Iterable[str]) -> list[Path]:
         else:
             raise FileNotFoundError(f"input {item} does not exist")
     return files
-
-
-def cluster_eras(inputs: Iterable[str], specs: Iterable[str]) -> tuple[str, dict[str, str]]:
-    """The default era and per-cluster eras (see `era_choices`)."""
-    default, per_cluster, _ = era_choices(inputs, specs)
-    return default, per_cluster
-
-
-def era_choices(inputs: Iterable[str], specs: Iterable[str],
-                detected: dict[str, str] | None = None) -> tuple[str, dict[str, str], dict[str, str]]:
-    """(default era, era per cluster, how each was chosen), for the local runner and the
-    Spark job alike. Precedence: `--kafka-version` values (ERA or CLUSTER=ERA), then
-    `manifest.json` files ({"clusters": {"name": {"kafka_version": ...}}}) under local input
-    directories, then `detected` (cluster -> "era: explanation", from the log lines), then 2.4.
-    A bare ERA also replaces what was only detected."""
-    default, per_cluster, why = "2.4", {}, {}
-    for cluster, (era, how) in (detected or {}).items():
-        per_cluster[cluster], why[cluster] = era, "detected: " + how
-    for item in inputs:
-        if "://" in item or not Path(item).exists():
-            continue
-        path = Path(item)
-        found = sorted(path.rglob("manifest.json")) if path.is_dir() else []
-        # A broker's folder (or file) given alone: the cluster folder above it, as in the audit's file_clusters.
-        folder = path if path.is_dir() else path.parent
-        top = Path(cluster_folder(str(folder)))
-        if top != folder and (top / "manifest.json").is_file():
-            found.append(top / "manifest.json")
-        for manifest in found:
-            try:
-                clusters = json.loads(manifest.read_text()).get("clusters", {})
-            except (OSError, ValueError):
-                continue
-            for name, info in clusters.items():
-                per_cluster[name], why[name] = info["kafka_version"], str(manifest)
-    for spec in specs:
-        cluster, sep, era = spec.rpartition("=")
-        if sep:
-            per_cluster[cluster], why[cluster] = era, "--kafka-version"
-        else:
-            default = era
-            for name in list(per_cluster):
-                if why.get(name, "").startswith("detected"):
-                    per_cluster[name], why[name] = era, "--kafka-version"
-    return default, per_cluster, why
 
 
 def first_events(run: LocalRun) -> dict[str, list[Event]]:
