@@ -3,6 +3,7 @@
   controller-replay audit    --input data/samples/ --warehouse warehouse/   (Spark + Delta, embedded local session)
   controller-replay sql      --warehouse warehouse/ "SELECT ..." ["SELECT ..." ...]
   controller-replay sql      --warehouse warehouse/ [< queries.sql]      (a prompt; from a pipe, its statements)
+  controller-replay report   --warehouse warehouse/ [--cluster C] [--from T] [--to T] --out report.html
   controller-replay simulate --out data/samples/demo.jsonl [--era 2.4] [--fault unclean_election=2 ...]
   controller-replay replay   data/samples/ [--kafka-version 2.4] [--out DIR]   (the core alone, no Spark)
 
@@ -163,6 +164,39 @@ def cmd_sql(args: argparse.Namespace) -> int:
         spark.stop()
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from jobs.report import ReportConfig, run
+    from jobs.session import build_session
+
+    cfg = ReportConfig(warehouse=args.warehouse, out=args.out, cluster=args.cluster, start=args.start,
+                       end=args.end, max_charts=args.max_charts)
+    spark = build_session("controller-replay-report", warehouse_dir=args.warehouse)
+    try:
+        spark.sparkContext.setLogLevel("ERROR")
+        try:
+            done = run(spark, cfg)
+        except FileNotFoundError as exc:
+            print(f"report: {exc}", file=sys.stderr)
+            return 2
+    finally:
+        spark.stop()
+    left_out = f", {done.not_charted} left out (in the availability table)" if done.not_charted else ""
+    print(f"wrote {done.out}: {len(done.clusters)} clusters, {done.partitions:,} partitions, "
+          f"{done.violations:,} violations, {done.charted} charts{left_out}")
+    return 0
+
+
+def _utc_time(text: str):
+    """--from/--to: an ISO 8601 time, UTC unless it names its zone."""
+    from datetime import datetime, timezone
+
+    try:
+        t = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
+    return t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
+
+
 def run_statement(spark, statement: str, limit: int, full: bool) -> bool:
     """Run `statement` as the sql command runs each one, if jobs.sql_guard accepts it: its
     answer shown on stdout (`limit` rows, long values cut unless `full`), or `sql: ` and why it
@@ -213,6 +247,16 @@ def main(argv: list[str] | None = None) -> int:
                                              "failed or was refused. Without one: a prompt at a terminal (a statement "
                                              "ends at ';'; exit, quit or Ctrl-D leave), else the statements on stdin")
     sq.set_defaults(func=cmd_sql)
+    rp = sub.add_parser("report", help="write one self-contained HTML page of the warehouse's tables: runs, "
+                                       "violations, partition timelines, controllers, brokers, availability")
+    rp.add_argument("--warehouse", required=True)
+    rp.add_argument("--out", required=True, help="the HTML file to write")
+    rp.add_argument("--cluster", help="only this cluster (default: every cluster the warehouse holds)")
+    rp.add_argument("--from", dest="start", type=_utc_time, metavar="TIME", help="ISO 8601, UTC unless zoned")
+    rp.add_argument("--to", dest="end", type=_utc_time, metavar="TIME", help="ISO 8601, UTC unless zoned")
+    rp.add_argument("--max-charts", type=int, default=60,
+                    help="partitions charted at most (unclean elections, then errors, first); all are in the table")
+    rp.set_defaults(func=cmd_report)
     sim = sub.add_parser("simulate", help="generate a synthetic cluster history (canonical events)")
     sim.add_argument("--out", required=True)
     sim.add_argument("--cluster", default="sim")

@@ -131,7 +131,7 @@ RUN_COLUMNS = ("run_id", "duration_s", "inputs", "kafka_versions", "records_read
 
 def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict]]:
     """cluster -> its runs (audit_runs rows that audited it, newest first) with their inputs, counts
-    and gates, and the controller and broker changes they recorded inside the window."""
+    and gates, and the controller and broker changes they recorded up to the window's end."""
     runs = tables.get("audit_runs")
     out: dict[str, list[dict]] = {c: [] for c in clusters}
     if runs is None:
@@ -146,9 +146,9 @@ def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict
                 continue
             t0, t1 = spans[cluster]
 
-            def inside(name: str) -> list:
+            def inside(name: str) -> list:   # up to the window's end: the state at its start is theirs
                 return [(_iso(at), *rest) for at, *rest in json.loads(d.get(name) or "{}").get(cluster, ())
-                        if at is not None and t0 <= _iso(at) <= t1]
+                        if at is not None and _iso(at) <= t1]
             out[cluster].append({
                 "run_id": d["run_id"], "started_at": d["started_at"], "duration_s": d["duration_s"],
                 "inputs": d["inputs"], "era": eras[cluster], "records_read": d["records_read"],
@@ -202,11 +202,13 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
     for c in clusters:
         scale = page.Scale(*spans[c])
         changes = sorted(_once(ch for r in runs[c] for ch in r["controller_changes"]), key=lambda ch: ch[0])
+        before = [ch for ch in changes if ch[0] < spans[c][0]]
+        changes = before[-1:] + changes[len(before):]   # the controller when the window opens, then its changes
         brokers = sorted(_once(ch for r in runs[c] for ch in r["broker_changes"]), key=lambda ch: ch[0])
         per_cluster.append({
             "name": c, "t0": spans[c][0], "t1": spans[c][1], "runs": runs[c],
             "controller_chart": page.controller_chart(c, changes, scale) if changes else None,
-            "failovers": len(changes),
+            "failovers": len(changes) - len(before[-1:]),
             "broker_chart": page.broker_chart(c, page.broker_intervals(brokers, spans[c][1]), scale) if brokers else None,
             "charts": [ch for ch in charts if ch["cluster"] == c],
             "by_rule": [r for r in by_rule if r["cluster"] == c],

@@ -158,7 +158,8 @@ def partition_chart(name: str, rows: list[TimelineRow], scale: Scale) -> Markup:
 
 def controller_chart(cluster: str, changes: list[tuple[datetime, int | None, int | None]], scale: Scale) -> Markup:
     """The controller epoch over time (a step line) with each change marked by its controller:
-    `changes` are audit_runs.controller_changes' [time, epoch, controller], in time order."""
+    `changes` are audit_runs.controller_changes' [time, epoch, controller], in time order; the
+    first may be before the window (the controller it opens with, marked at its start)."""
     top, h = 8, 50
     epochs = [e for _, e, _ in changes if e is not None]
     hi = max(epochs, default=1)
@@ -220,13 +221,16 @@ def broker_intervals(changes: Iterable[tuple[datetime | None, str, list[int]]], 
 
 
 def broker_chart(cluster: str, intervals: dict[int, list[Interval]], scale: Scale) -> Markup:
-    """A lane per broker: green while up, grey while down, blank where not known."""
+    """A lane per broker: green while up, grey while down, blank where not known; `intervals` may
+    begin before the window (the state it opens with)."""
     lane = 16
     body = []
     for i, (broker, spans) in enumerate(intervals.items()):
         y = 4 + i * lane
         body.append(f'<text x="4" y="{y + 11}" font-size="11">broker {broker}</text>')
         for s in spans:
+            if s.end <= scale.t0 or s.start >= scale.t1:   # outside the window: nothing to draw
+                continue
             x0, x1 = scale.x(s.start), scale.x(s.end)
             body.append(f'<rect class="broker-{s.state}" x="{x0}" y="{y}" width="{max(x1 - x0, 0.5)}" '
                         f'height="{lane - 4}" fill="{UP_GREEN if s.state == "up" else DOWN_GREY}">'

@@ -95,6 +95,11 @@ def test_broker_intervals_read_liveness_as_the_replay_does():
     }
     svg = page.broker_chart("c", got, SCALE)
     assert len(elements(svg, "broker-down")) == 2 and len(elements(svg, "broker-up")) == 4
+    # A window that opens at 75 s: the intervals that ended before it are not drawn, the one it
+    # opens in starts at its left edge.
+    late = page.broker_chart("c", got, Scale(at(75), at(100)))
+    assert len(elements(late, "broker-up")) == 3 and len(elements(late, "broker-down")) == 1
+    assert {float(attr(e, "x")) for e in elements(late, "broker-up")} == {page.LEFT}
 
 
 def test_controller_chart_marks_each_failover_with_its_controller():
