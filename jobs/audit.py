@@ -66,6 +66,7 @@ from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PR
 from schemas.types import spark_type
 from state_machine import events as E
 from state_machine.carried import CARRIED_SEQ, carried_configs, carried_controller, carried_liveness
+from state_machine.cluster import SCOPE_BY_TYPE
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
 
@@ -266,12 +267,20 @@ def _manifest_cluster(path: Path) -> str | None:
 
 # ---------------------------------------------------------------- routing
 
+def _in_scope(name: str) -> Column:
+    """Is an event's scope `name` by its type (state_machine.cluster.SCOPE_BY_TYPE)?"""
+    def held(types: frozenset[str], without_topic: bool) -> Column:
+        of_type = F.col("event_type").isin(*sorted(types))
+        return of_type & F.col("topic").isNull() if without_topic else of_type
+
+    return reduce(Column.__or__, (held(types, without_topic) for scope_name, types, without_topic in SCOPE_BY_TYPE
+                                  if scope_name == name))
+
+
 def route(events: DataFrame) -> DataFrame:
     """Deliver every event to the partitions it concerns (state_machine.cluster.scope):
     adds r_topic / r_partition, the partition that receives the event."""
-    is_broker = F.col("event_type").isin(*sorted(E.BROKER_LEVEL))
-    is_cluster = F.col("event_type").isin(*sorted(E.CLUSTER_LEVEL)) | (
-        F.col("event_type").isin(*sorted(E.CLUSTER_WIDE_WITHOUT_TOPIC)) & F.col("topic").isNull())
+    is_broker, is_cluster = (_in_scope(name) for name in ("broker", "cluster"))
     own = events.where(F.col("partition").isNotNull() & F.col("topic").isNotNull())
     keys = own.select("cluster", "topic", "partition").distinct()
     # Brokers a partition ever names as (possible) replicas (state_machine.cluster.brokers_named).

@@ -34,13 +34,23 @@ def brokers_named(event: Event) -> set[int]:
     return found
 
 
+# The events whose recipients follow from their type, as rows that both routings read (`scope`
+# here; jobs.audit.route, as joins, in Spark): (scope, event types, only when the event names no
+# topic), the first row that holds an event deciding. Any other event reaches its topic's
+# partitions, or its own partition when it names one.
+SCOPE_BY_TYPE: tuple[tuple[str, frozenset[str], bool], ...] = (
+    ("broker", E.BROKER_LEVEL, False),
+    ("cluster", E.CLUSTER_LEVEL, False),
+    ("cluster", E.CLUSTER_WIDE_WITHOUT_TOPIC, True),
+)
+
+
 def scope(event: Event) -> str:
     """'partition', 'topic', 'broker' or 'cluster': who an event is delivered to."""
     t = event.event_type
-    if t in E.BROKER_LEVEL:
-        return "broker"
-    if t in E.CLUSTER_LEVEL or (t in E.CLUSTER_WIDE_WITHOUT_TOPIC and event.topic is None):
-        return "cluster"
+    for name, types, without_topic in SCOPE_BY_TYPE:
+        if t in types and not (without_topic and event.topic is not None):
+            return name
     if event.partition is None:
         return "topic"
     return "partition"
@@ -118,7 +128,7 @@ def deliveries(event: Event, routing: Routing) -> Iterator[PartitionKey]:
 
 
 # Event types whose recipients do not follow from topic and partition (see `scope`).
-_ROUTED_BY_TYPE = E.BROKER_LEVEL | E.CLUSTER_LEVEL | E.CLUSTER_WIDE_WITHOUT_TOPIC
+_ROUTED_BY_TYPE = frozenset().union(*(types for _, types, _ in SCOPE_BY_TYPE))
 _ROUTING_FIELDS = attrgetter("event_type", "topic", "partition")
 
 
