@@ -131,6 +131,16 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     browser.execute_script("console.error('report-test probe')")
     assert any("report-test probe" in e["message"] for e in browser.get_log("browser"))
 
+    section = browser.find_element(By.CSS_SELECTOR, f'section[data-cluster="{CAPTURE}"]')
+    # The run that audited it, its counts and gates; the violation with its facts and evidence;
+    # the controller's and the brokers' charts.
+    run_rows = section.find_elements(By.CSS_SELECTOR, "table.runs tbody tr")
+    assert len(run_rows) == 1 and "input_events: pass" in run_rows[0].text and "output_tables: pass" in run_rows[0].text
+    (violation,) = section.find_elements(By.CSS_SELECTOR, "table.violations tr.violation")
+    assert violation.get_attribute("data-rule") == "UNCLEAN_LEADER_ELECTION"
+    assert "state-change.log:" in violation.text and "isr_before=[1]" in violation.text
+    assert section.find_elements(By.CSS_SELECTOR, "svg .failover") and section.find_elements(By.CSS_SELECTOR, "svg .broker-down")
+
     chart = browser.find_element(By.CSS_SELECTOR, f'div.chart[data-partition="{name}"]')
     markers = chart.find_elements(By.CSS_SELECTOR, "svg .election.unclean")
     assert len(markers) == 1 and markers[0].get_attribute("data-kind") == "unclean"
