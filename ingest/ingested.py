@@ -22,7 +22,7 @@ class Ingested:
     # cluster -> (file, after, before, events read from its records) per KRaft metadata transaction
     # aborted (its events undone) or, before None, open at the input's end (replayed); file None:
     # offsets of the metadata log, else lines of a dump printed without offsets
-    # (ingest.kraft.transactions_read).
+    # (ingest.transactions.transactions_read).
     transactions: dict[str, list] = field(default_factory=dict)
     events_deduplicated: int = 0   # copies of one metadata record in several nodes' dumps, dropped
 

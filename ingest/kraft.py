@@ -21,7 +21,6 @@ trunk copies)."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
 
 from ingest.catalog import LineContext, MessagePattern
 from schemas.validate import load_json
@@ -151,44 +150,6 @@ def transaction_spans(markers) -> list[tuple[int, int | None]]:
     if previous[1] == TRANSACTION_BEGIN:
         spans.append((previous[0], None))
     return spans
-
-
-class MetadataTransaction(NamedTuple):
-    """A metadata transaction aborted, or still open at the input's end (transaction_spans), in
-    one cluster's metadata log: `file` None, positions are offsets of the log every node's dump
-    holds; else lines of that dump, printed without offsets (metadata_log_position)."""
-    cluster: str | None
-    file: str | None
-    after: int
-    before: int | None   # None: open at the input's end, its records replayed
-
-    def holds(self, file: str | None, at: int) -> bool:
-        """Is the record at `at` of log `file` one of the transaction's?"""
-        return file == self.file and self.after < at and (self.before is None or at < self.before)
-
-    @property
-    def undone(self) -> bool:
-        return self.before is not None
-
-
-def metadata_transactions(markers: Iterable[tuple]) -> list[MetadataTransaction]:
-    """The transactions of (cluster, file, line, source offset, marker) markers, each a
-    metadata_transaction fact, in the order their logs' first markers come."""
-    by_log: dict[tuple, list] = {}
-    for cluster, file, line, offset, marker in markers:
-        log, at = metadata_log_position(file, line, offset)
-        by_log.setdefault((cluster, log), []).append((at, marker))
-    return [MetadataTransaction(cluster, log, after, before)
-            for (cluster, log), found in by_log.items() for after, before in transaction_spans(found)]
-
-
-def transactions_read(transactions: list[MetadataTransaction], read: dict[int, int]) -> dict[str | None, list[tuple]]:
-    """cluster -> (file, after, before, events read from its records) per transaction, `read`
-    counting them by the transaction's index (Ingested.transactions)."""
-    out: dict[str | None, list[tuple]] = {}
-    for i, t in enumerate(transactions):
-        out.setdefault(t.cluster, []).append((t.file, t.after, t.before, read.get(i, 0)))
-    return out
 
 
 def _feature_level_record(d: dict) -> list:

@@ -11,9 +11,10 @@ from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, 
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
-from ingest.kraft import MetadataTransaction, metadata_log_position, metadata_transactions, transactions_read
+from ingest.kraft import metadata_log_position
 from ingest.lines import (COPY_REASON, CROSS_FILE_ORDER, FILE_KIND_RANK, copy_fingerprint, file_kind, is_input,
                           parse_file_lines)
+from ingest.transactions import MetadataTransaction, metadata_transactions, transactions_read
 from state_machine import events as E
 from state_machine.events import Event
 
@@ -65,7 +66,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     epochs: dict[int, dict] = {}            # Raft epoch -> its ControllerFailover, at its first batch or line
     batch_epochs: dict[int, int] = {}       # a metadata batch's base offset -> its epoch
     leader_changes: list[tuple[int, int]] = []
-    markers: list[tuple] = []               # metadata transaction markers (ingest.kraft.metadata_transactions)
+    markers: list[tuple] = []               # metadata transaction markers (ingest.transactions.metadata_transactions)
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     first: dict[tuple, str] = {}            # copy fingerprint -> the file read (ingest.lines.copied_files' rule)
     kraft = False
@@ -162,7 +163,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
 
 def _without_aborted(rows: list[dict], transactions: list[MetadataTransaction]) -> tuple[list[dict], dict]:
     """The rows less the events of aborted metadata transactions' records (an open one's rows
-    are kept), and what was read of each transaction (ingest.kraft.transactions_read). A Raft
+    are kept), and what was read of each transaction (ingest.transactions.transactions_read). A Raft
     epoch's ControllerFailover is no record of one: it stays, uncounted."""
     if not transactions:
         return rows, {}

@@ -36,10 +36,10 @@ from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullab
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
-from ingest.kraft import MetadataTransaction, metadata_transactions, transactions_read
 from ingest.lines import CROSS_FILE_ORDER, URI_SCHEME_AND_AUTHORITY
 from ingest.parse_rows import EXTRA, pieces_apart
 from ingest.splits import PIECES_PER_TASK_BITS, SplitParser, listed_paths, valid_utf8
+from ingest.transactions import MetadataTransaction, metadata_transactions, transactions_read
 from jobs.session import LINEAGE_CUT_MAX_ROWS, keep_few, local_frame, materialize, materialize_profiled, release
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS
 from schemas.types import JSON_TYPES
@@ -592,7 +592,7 @@ def _kraft_events(logged: DataFrame, facts: DataFrame, logs: list[str]) -> tuple
 
 def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, list[MetadataTransaction]]:
     """The logged events, each of an aborted or still open metadata transaction's records tagged
-    with that transaction's index in the returned transactions (ingest.kraft.metadata_transactions;
+    with that transaction's index in the returned transactions (ingest.transactions.metadata_transactions;
     the markers are few, read on the driver). `_log_events` counts the tagged rows and drops the
     aborted ones once they are kept (one evaluation of the join, not two)."""
     kind = F.get_json_object("fact", "$.fact")
@@ -618,7 +618,7 @@ def _tag_transactions(logged: DataFrame, facts: DataFrame) -> tuple[DataFrame, l
 
 def _without_aborted(logged: DataFrame, spans: list[MetadataTransaction]) -> tuple[DataFrame, dict]:
     """The kept, tagged rows (`_tag_transactions`) less the aborted transactions' ones (an open
-    one's stay), and what was read of each transaction (ingest.kraft.transactions_read)."""
+    one's stay), and what was read of each transaction (ingest.transactions.transactions_read)."""
     counts = {r[TRANSACTION_SPAN]: r["n"] for r in logged.where(F.col(TRANSACTION_SPAN).isNotNull())
               .groupBy(TRANSACTION_SPAN).agg(F.count("*").alias("n")).collect()}
     undone = [i for i, t in enumerate(spans) if t.undone]
