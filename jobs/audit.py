@@ -332,7 +332,7 @@ ROW_COLUMNS = {
                                           "elr", "last_known_elr", "leader_recovery_state", "target_replicas")},
     "replica_timeline": {n: n for n in ("seq", "valid_from", "replica", "replica_state", "source", "inferred")},
     "violations": {"seq": "seq", "rule": "rule", "severity": "severity", "event_time": "event_time_ms",
-                   "detail": "detail", "evidence": "evidence"},
+                   "detail": "detail", "evidence": "evidence", "facts": "facts"},
 }
 
 

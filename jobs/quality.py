@@ -9,8 +9,8 @@ Two suites:
 - ``output_tables`` (`validate_output`): invariants of the tables the audit writes:
   an online partition's leader is in its ISR (except rows the audit itself reported
   as LEADER_NOT_IN_ISR: recording those is its job), ``valid_from <= valid_to``,
-  known partition/replica states, violations with a rule and a known severity,
-  quarantined records with a reason.
+  known partition/replica states, violations with a rule, a known severity and facts
+  that name a finding of the rule, quarantined records with a reason.
 
 GE API used (1.24): one ephemeral context per process (`gx.get_context(mode="ephemeral")`)
 with one Spark data source (`context.data_sources.add_spark`, ``persist=False``); per
@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from schemas.events import EVENT_FIELDS, EVENT_TYPE_NAMES
 from schemas.types import Field
 from state_machine.checks import Severity
+from state_machine.findings import FINDINGS
 from state_machine.states import PartitionState, ReplicaState
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ PARTIAL_UNEXPECTED = 5
 PARTITION_STATES = tuple(s.value for s in PartitionState)
 REPLICA_STATES = tuple(s.value for s in ReplicaState)
 SEVERITIES = tuple(s.value for s in Severity)
+# A violation's rule and the case its facts name, as `_violations_frame` joins them.
+FINDING_NAMES = tuple(f"{f.rule}:{f.case}" for f in FINDINGS)
 LEADER_NOT_IN_ISR = "LEADER_NOT_IN_ISR"
 
 # Columns that identify a row, reported with the failing rows of each table.
@@ -83,6 +86,7 @@ SPARK_TYPE_CLASS = {
     "timestamp": "TimestampType",
     "array<int>": "ArrayType",
     "array<string>": "ArrayType",
+    "map<string,string>": "MapType",
 }
 ARRAY_ELEMENT_CLASS = {"array<int>": "IntegerType", "array<string>": "StringType"}
 
@@ -415,6 +419,9 @@ def _violations_expectations() -> list:
         E.ExpectColumnValuesToNotBeNull(column="severity", description="every violation has a severity"),
         E.ExpectColumnValuesToBeInSet(column="severity", value_set=list(SEVERITIES),
                                       description="severity is error, warning or info"),
+        E.ExpectColumnValuesToNotBeNull(column="facts", description="every violation carries its facts"),
+        E.ExpectColumnValuesToBeInSet(column="finding", value_set=list(FINDING_NAMES),
+                                      description="the facts name a finding of the violation's rule (RULE:case)"),
     ]
 
 
@@ -500,6 +507,14 @@ def _partition_timeline_frame(pt: "DataFrame", violations: "DataFrame") -> "Data
                F.col("valid_from") <= F.col("valid_to")))
 
 
+def _violations_frame(violations: "DataFrame") -> "DataFrame":
+    """violations + ``finding``: its rule and the case its facts name (``RULE:case``; ``RULE:``
+    where they name none, null where the rule is null, which its own expectation reports)."""
+    from pyspark.sql import functions as F
+
+    return violations.withColumn("finding", F.concat("rule", F.lit(":"), F.coalesce(F.col("facts")["case"], F.lit(""))))
+
+
 def _output_frame(frames: dict[str, "DataFrame"], expectations: list) -> "DataFrame":
     """The output tables as one frame, a row per table row: for each expectation of table T
     on column C, a column ``T__C`` with C's values on T's rows and null on the others (GE's
@@ -556,7 +571,8 @@ def validate_output(
     validations cost four times one. When an expectation fails, its table is validated
     again on its own frame, for the counts, values and row keys of what failed."""
     frames = {"partition_timeline": _partition_timeline_frame(partition_timeline, violations),
-              "replica_timeline": replica_timeline, "violations": violations, "quarantine": quarantine}
+              "replica_timeline": replica_timeline, "violations": _violations_frame(violations),
+              "quarantine": quarantine}
     frames = {table: df for table, df in frames.items() if df is not None}
     gates = _gates()
     # Joins and a union: cached while GE queries it, not recomputed for each query.

@@ -54,8 +54,11 @@ VIOLATIONS = KEY + (
     Field("rule", "string", False, "Rule code (state_machine.checks.RULES)."),
     Field("severity", "string", False, "error, warning or info."),
     Field("event_time", "timestamp", True, "Time of the event that shows it."),
-    Field("detail", "string", False, "What is wrong, with the values."),
+    Field("detail", "string", False, "What is wrong, with the values: a sentence rendered from `facts`."),
     Field("evidence", "array<string>", False, "Provenance of the records that prove it, the offending one first."),
+    Field("facts", "map<string,string>", True, "The values the check judged, by name (`facts['expected_leader']`): "
+                                               "`case` (which finding of the rule), `era`, and the keys docs/rules.md "
+                                               "lists for its case. Null on rows written before this column."),
 )
 
 QUARANTINE = (

@@ -12,6 +12,7 @@ from typing import NamedTuple
 class Field(NamedTuple):
     name: str
     type: str        # "string" | "int" | "long" | "double" | "boolean" | "array<int>" | "array<string>" | "timestamp"
+    #                  | "map<string,string>"
     nullable: bool
     doc: str
 
@@ -25,6 +26,7 @@ JSON_TYPES = {
     "array<string>": "array",
     "timestamp": "string",
     "double": "number",
+    "map<string,string>": "object",
 }
 
 
@@ -42,6 +44,7 @@ def arrow_type(type_name: str):
         "array<int>": pa.list_(pa.int32()),
         "array<string>": pa.list_(pa.string()),
         "double": pa.float64(),
+        "map<string,string>": pa.map_(pa.string(), pa.string()),
     }
     return simple[type_name]
 
@@ -59,6 +62,7 @@ def spark_type(type_name: str):
         "array<int>": T.ArrayType(T.IntegerType(), containsNull=True),
         "array<string>": T.ArrayType(T.StringType(), containsNull=True),
         "double": T.DoubleType(),
+        "map<string,string>": T.MapType(T.StringType(), T.StringType(), valueContainsNull=True),
     }
     return simple[type_name]
 
@@ -78,6 +82,9 @@ def json_schema(title: str, fields: tuple[Field, ...]) -> dict:
         if t == "array":
             p["type"] = ["array", "null"] if f.nullable else "array"
             p["items"] = {"type": "integer" if f.type == "array<int>" else "string"}
+        elif t == "object":
+            p["type"] = ["object", "null"] if f.nullable else "object"
+            p["additionalProperties"] = {"type": "string"}
         else:
             p["type"] = [t, "null"] if f.nullable else t
         props[f.name] = p

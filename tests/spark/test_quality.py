@@ -155,9 +155,15 @@ def _timeline(ordinal, seq, state, leader, isr, valid_from, valid_to, **kw):
     return _row("partition_timeline", **base)
 
 
-def _violation(ordinal, seq, rule, severity="error"):
+# A case of each rule the tests use (state_machine.findings.FINDINGS).
+CASES = {"UNCLEAN_LEADER_ELECTION": "outside_isr", "LEADER_NOT_IN_ISR": "not_in_isr",
+         "UNEXPECTED_LEADER": "selector_chooses_another"}
+
+
+def _violation(ordinal, seq, rule, severity="error", case=None):
     return _row("violations", cluster=C, topic=T, partition=0, ordinal=ordinal, seq=seq, rule=rule,
-                severity=severity, event_time=_t(seq), detail="...", evidence=[f"seq:{seq}"])
+                severity=severity, event_time=_t(seq), detail="...", evidence=[f"seq:{seq}"],
+                facts={"case": case or CASES[rule], "era": "2.4"})
 
 
 def _quarantined(line, reason):
@@ -270,3 +276,19 @@ def test_a_null_in_one_table_fails_that_table_only(spark):
     # The other tables' results are the side-by-side validation's, all passed.
     assert {x["table"] for x in result.results if x["success"]} == {
         "partition_timeline", "replica_timeline", "violations", "quarantine"}
+
+
+def test_violations_whose_facts_name_no_finding_of_their_rule_fail(spark):
+    """Facts of another rule's finding, and none at all: each row is named; a violation without
+    facts fails the not-null expectation too."""
+    odd = _violation(2, 7, "UNEXPECTED_LEADER", case="not_in_isr")
+    bare = _violation(3, 8, "LEADER_NOT_IN_ISR")[:-1] + (None,)
+    result = _output(spark, violations=GOOD_VIOLATIONS + [odd, bare])
+    assert _failed(result) == {("expect_column_values_to_be_in_set", "finding"),
+                               ("expect_column_values_to_not_be_null", "facts")}
+    r = _by_column(result, "finding")
+    assert r["table"] == "violations" and r["unexpected_count"] == 2
+    assert sorted(r["unexpected_values"]) == ["LEADER_NOT_IN_ISR:", "UNEXPECTED_LEADER:not_in_isr"]
+    assert sorted(row["seq"] for row in r["unexpected_rows"]) == [7, 8]
+    assert [row["seq"] for row in _by_column(result, "facts")["unexpected_rows"]] == [8]
+
