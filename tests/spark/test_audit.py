@@ -51,15 +51,30 @@ def faulty(tmp_path_factory):
 
 
 def test_cli_audit_reports_exactly_the_injected_faults(spark, faulty, tmp_path):
-    """`controller-replay audit` as a user runs it (its own embedded session, in a subprocess)."""
+    """`controller-replay audit` as a person runs it from a shell (its own embedded session, in a
+    subprocess), stderr the terminal and stdout a file: on the terminal, a line as each phase
+    begins, in order, and Spark's stage progress bar; the summary in the file, alone. (Piped or in
+    CI it prints no progress: tests/test_progress.py.)"""
     inputs, truth = faulty
     warehouse = tmp_path / "wh"
+    summary = tmp_path / "summary.txt"
     exe = Path(sys.executable).with_name("controller-replay")
-    proc = subprocess.run([str(exe), "audit", "--input", str(inputs), "--warehouse", str(warehouse),
-                           "--kafka-version", "2.4"], capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "quarantined 0" in proc.stdout
-    assert "audit: 1/5" not in proc.stderr and "[Stage " not in proc.stderr, proc.stderr[-3000:]   # piped: quiet
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    term = Terminal([str(exe), "audit", "--input", str(inputs), "--warehouse", str(warehouse),
+                     "--kafka-version", "2.4"], env, stdout=summary)
+    try:
+        assert term.wait(900) == 0, term.seen[-3000:]
+    finally:
+        term.close()
+    phases = [line.split(" (")[0] for line in term.seen.splitlines() if line.startswith("audit: ")]
+    assert phases == ["audit: 1/5 reading the input", "audit: 2/5 checking the events",
+                      "audit: 3/5 replaying the partitions", "audit: 4/5 checking the tables",
+                      "audit: 5/5 writing the tables"], term.seen
+    assert "[Stage " in term.printed, term.printed   # the bar, redrawn in place and cleared at each job's end
+    printed = summary.read_text()
+    assert printed.startswith("run ") and "quarantined 0" in printed
+    assert "audit: " not in printed and "[Stage " not in printed
+
     violations = table(spark, warehouse, "violations")
     got = violations.select("rule", "cluster", "topic", "partition", "seq")
     want = spark.createDataFrame([(t["rule"], t["cluster"], t["topic"], t["partition"], t["seq"]) for t in truth],
@@ -81,29 +96,6 @@ def test_cli_audit_reports_exactly_the_injected_faults(spark, faulty, tmp_path):
         assert f"|{rule}|{sum(t['rule'] == rule for t in truth)}|" in cells, sql.stdout
     assert "sql: [UNRESOLVED_COLUMN" in sql.stderr and "source_file" in sql.stderr
     assert "Traceback" not in sql.stderr and "SQLQueryContextLogger" not in sql.stderr, sql.stderr[-3000:]
-
-
-def test_cli_audit_at_a_terminal_shows_each_phase_and_sparks_progress_on_stderr(faulty, tmp_path):
-    """`controller-replay audit` with stderr a terminal and stdout a file: on the terminal, a
-    line as each phase begins, in order, and Spark's stage progress bar; the summary in the
-    file, alone."""
-    inputs, _ = faulty
-    summary = tmp_path / "summary.txt"
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
-    term = Terminal([str(Path(sys.executable).with_name("controller-replay")), "audit", "--input", str(inputs),
-                     "--warehouse", str(tmp_path / "wh"), "--kafka-version", "2.4"], env, stdout=summary)
-    try:
-        assert term.wait(900) == 0, term.seen
-    finally:
-        term.close()
-    phases = [line.split(" (")[0] for line in term.seen.splitlines() if line.startswith("audit: ")]
-    assert phases == ["audit: 1/5 reading the input", "audit: 2/5 checking the events",
-                      "audit: 3/5 replaying the partitions", "audit: 4/5 checking the tables",
-                      "audit: 5/5 writing the tables"], term.seen
-    assert "[Stage " in term.printed, term.printed   # the bar, redrawn in place and cleared at each job's end
-    printed = summary.read_text()
-    assert printed.startswith("run ") and "quarantined 0" in printed and "audit: " not in printed
-    assert "[Stage " not in printed
 
 
 def test_rerun_adds_no_duplicates_and_other_inputs_are_kept(spark, faulty, tmp_path):

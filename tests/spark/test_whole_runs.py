@@ -180,11 +180,14 @@ def test_an_input_with_no_event_is_an_ordinary_night(spark, tmp_path, make):
 
 def test_the_cli_audits_a_quiet_night_with_exit_0(tmp_path):
     inputs = quiet_night(tmp_path / "in")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
     done = subprocess.run([sys.executable, "-m", "jobs.cli", "audit", "--input", str(inputs), "--warehouse",
-                           str(tmp_path / "wh")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                           str(tmp_path / "wh")], cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "events replayed 0" in done.stdout and "  no events replayed" in done.stdout
     assert "Traceback" not in done.stderr
+    # Piped, and outside CI as a person's `| tee` is: no phase lines, no progress bar.
+    assert "audit: 1/5" not in done.stderr and "[Stage " not in done.stderr, done.stderr[-2000:]
 
 
 def test_a_warehouse_that_is_a_file_stops_the_audit_before_anything_is_read(spark, tmp_path, monkeypatch):
