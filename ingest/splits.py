@@ -436,17 +436,27 @@ class SplitParser:
         (the `other` column): each a record the parse ignores, as FileParser would; False
         (nothing done) where it cannot take them so (begin_fast_run)."""
         file, block = files[a], blocks[a]
-        piece = self._enter(file, block)
-        parser = self._log_parser(file)
-        before = parser.begin_fast_run()
-        if before is None:
+        begun = self._begin_fast_run(file, block)
+        if begun is None:
             return False
-        cluster, rank = self.clusters.get(file, self.fallback), FILE_KIND_RANK[parser.kind]
-        self._log_rows(before, file, block, cluster, rank)
+        piece, parser, cluster, rank = begun
         self.ignored_rows.add(parser, runs.stamps_ms[a:b], None, file, block, cluster, rank, piece.local)
         piece.local += b - a
         piece.nonblank += b - a
         return True
+
+    def _begin_fast_run(self, file: str, block: int) -> tuple[_Piece, FileParser, str, int] | None:
+        """The piece of (file, block) and its parser, handed over to a run of lines taken at once,
+        the rows of what the parser held before logged: (piece, parser, cluster, rank); None
+        where the parser cannot hand over here (FileParser.begin_fast_run)."""
+        piece = self._enter(file, block)
+        parser = self._log_parser(file)
+        before = parser.begin_fast_run()
+        if before is None:
+            return None
+        cluster, rank = self.clusters.get(file, self.fallback), FILE_KIND_RANK[parser.kind]
+        self._log_rows(before, file, block, cluster, rank)
+        return piece, parser, cluster, rank
 
     def _glued_run(self, files: list[str], blocks: list[int], raw: pa.Array, a: int, b: int) -> bool:
         """Lines a..b-1, plain continuation lines (ingest.envelope.plain_continuations), glued
@@ -463,13 +473,10 @@ class SplitParser:
         """Rows at..at+k-1 of `fast`, complete one-line records read by ingest.fast, in the
         file's order; False if the file's parser cannot hand over to them here (then they go
         line by line)."""
-        piece = self._enter(file, block)
-        parser = self._log_parser(file)
-        before = parser.begin_fast_run()
-        if before is None:
+        begun = self._begin_fast_run(file, block)
+        if begun is None:
             return False
-        cluster, rank = self.clusters.get(file, self.fallback), FILE_KIND_RANK[parser.kind]
-        self._log_rows(before, file, block, cluster, rank)
+        piece, parser, cluster, rank = begun
         times, epochs, controllers = (c[at:at + k] for c in self.fast_numbers)
         fast_rows = self.fast_rows
         fast_rows.add(parser, times, epochs, file, block, cluster, rank, piece.local, piece.events,
