@@ -187,14 +187,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _utc_time(text: str):
-    """--from/--to: an ISO 8601 time, UTC unless it names its zone."""
-    from datetime import datetime, timezone
+    """--from/--to: an ISO 8601 time, UTC unless it names its zone (jobs.report.naive_utc)."""
+    from jobs.report import naive_utc
 
     try:
-        t = datetime.fromisoformat(text)
+        return naive_utc(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from None
-    return t.astimezone(timezone.utc).replace(tzinfo=None) if t.tzinfo else t
 
 
 def run_statement(spark, statement: str, limit: int, full: bool) -> bool:

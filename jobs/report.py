@@ -55,8 +55,9 @@ def _utc(micros: int | None) -> datetime | None:
     return None if micros is None else datetime.fromtimestamp(micros / 1e6, timezone.utc).replace(tzinfo=None)
 
 
-def _iso(text: str | None) -> datetime | None:
-    """An ISO 8601 time of an audit_runs JSON column as a naive UTC datetime."""
+def naive_utc(text: str | None) -> datetime | None:
+    """An ISO 8601 time (audit_runs' JSON columns, --from/--to) as a naive UTC datetime, UTC
+    unless it names its zone."""
     if text is None:
         return None
     t = datetime.fromisoformat(text)
@@ -147,8 +148,8 @@ def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict
             t0, t1 = spans[cluster]
 
             def inside(name: str) -> list:   # up to the window's end: the state at its start is theirs
-                return [(_iso(at), *rest) for at, *rest in json.loads(d.get(name) or "{}").get(cluster, ())
-                        if at is not None and _iso(at) <= t1]
+                return [(naive_utc(at), *rest) for at, *rest in json.loads(d.get(name) or "{}").get(cluster, ())
+                        if at is not None and naive_utc(at) <= t1]
             out[cluster].append({
                 "run_id": d["run_id"], "started_at": d["started_at"], "duration_s": d["duration_s"],
                 "inputs": d["inputs"], "era": eras[cluster], "records_read": d["records_read"],
