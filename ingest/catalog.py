@@ -3,8 +3,9 @@
 A `MessagePattern` names one format string of one range of Kafka releases (the source it
 follows), the regex that matches the message body (envelope and logIdent prefix already
 removed), and a builder that turns the match into canonical events. The parser modules
-(`zk_state_change`, `zk_controller`, `kraft`) each export `PATTERNS`; `match_message`
-reads them all. A new Kafka version is a new row, not a new branch.
+(ZooKeeper mode: `zk_state_change`, `zk_controller`; KRaft: `kraft_dump`, `kraft_controller`,
+`kraft_migration`, `kraft_broker`) each export `PATTERNS`; `match_message` reads them all. A
+new Kafka version is a new row, not a new branch.
 
 The builder returns a list of event dicts with keys from schemas.events.EVENT_FIELD_NAMES.
 It leaves out `cluster`, `seq`, `source_file`, `source_line`, `event_time_ms` and, unless
@@ -48,6 +49,27 @@ class MessagePattern(NamedTuple):
     build: Builder
 
 
+def no_events(m: re.Match, ctx: LineContext) -> list:
+    """The builder of a row whose line the replay needs nothing from: understood, no event."""
+    return []
+
+
+def row(name: str, source: str, first: str, last: str | None, keyword: str, regex: str,
+        build: Builder = no_events) -> MessagePattern:
+    """A catalogue row, its regex given as text."""
+    return MessagePattern(name, source, first, last, keyword, re.compile(regex), build)
+
+
+def event(event_type: str, **fields) -> dict:
+    """A canonical event with only the fields the line gives, None being not given (the caller
+    fills the rest)."""
+    out = {"event_type": event_type}
+    for k, v in fields.items():
+        if v is not None:
+            out[k] = v
+    return out
+
+
 Index = dict[str, list[MessagePattern]]
 _CATALOGUE: Index | None = None
 
@@ -64,9 +86,10 @@ def catalogue() -> Index:
     """keyword -> patterns, from every parser module (loaded once)."""
     global _CATALOGUE
     if _CATALOGUE is None:
-        from ingest import kraft, zk_controller, zk_state_change
+        from ingest import kraft_broker, kraft_controller, kraft_dump, kraft_migration, zk_controller, zk_state_change
 
-        _CATALOGUE = index([p for module in (zk_state_change, zk_controller, kraft) for p in module.PATTERNS])
+        modules = (zk_state_change, zk_controller, kraft_dump, kraft_controller, kraft_migration, kraft_broker)
+        _CATALOGUE = index([p for module in modules for p in module.PATTERNS])
     return _CATALOGUE
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from ingest.kraft import CONTROLLER_ROW_PREFIX
+from ingest.kraft_controller import CONTROLLER_ROW_PREFIX
 from ingest.lines import cluster_folder
 from state_machine.eras import KRAFT_FIRST, parse_version, resolve_era
 

@@ -11,10 +11,9 @@ from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, 
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
-from ingest.kraft import metadata_log_position
 from ingest.lines import (COPY_REASON, CROSS_FILE_ORDER, FILE_KIND_RANK, copy_fingerprint, file_kind, is_input,
                           parse_file_lines)
-from ingest.transactions import MetadataTransaction, metadata_transactions, transactions_read
+from ingest.transactions import MetadataTransaction, metadata_log_position, metadata_transactions, transactions_read
 from state_machine import events as E
 from state_machine.events import Event
 

@@ -1,5 +1,5 @@
 """KRaft metadata-log dumps (`kafka-dump-log.sh --cluster-metadata-decoder`) and KRaft
-controller log lines (ingest.kraft). Every line is labelled with the Kafka release whose
+controller log lines (ingest.kraft_*). Every line is labelled with the Kafka release whose
 source (DumpLogSegments, the metadata record schemas, ReplicationControlManager, ...) it
 follows; lines marked "real" are copied from published output of that release."""
 from __future__ import annotations
@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from ingest import kraft
+from ingest import kraft_broker, kraft_controller, kraft_dump, kraft_migration, transactions
 from ingest.catalog import LineContext, index, match_message
 from ingest.prefix import NO_PREFIX, strip_prefix
 from state_machine.eras import parse_version
 
-TABLE = index(kraft.PATTERNS)
+KRAFT_PATTERNS = kraft_dump.PATTERNS + kraft_controller.PATTERNS + kraft_migration.PATTERNS + kraft_broker.PATTERNS
+TABLE = index(KRAFT_PATTERNS)
 DUMP = LineContext(None, None, NO_PREFIX, "", "kraft-dump")
 FIXTURES = Path(__file__).parent / "fixtures" / "kraft"
 TID = "K16VvIw3TLmaYnQ6XjK4PQ"
@@ -717,15 +718,15 @@ CONTROLLER_LINES = [
      "one replica while the leader was still recovering from an unclean leader election RECOVERING. "
      "Proposed ISR was [BrokerState(brokerId=2, brokerEpoch=5)] and current ISR is [2, 3]. Current replica set is [2, 3]. Current partitionEpoch is 8. Current leaderEpoch is 4.", []),
 ] + [
-    # every operation row (kraft.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
+    # every operation row (kraft_controller.EVENT_FAILED_PATTERNS), in the 4.3.1 wording of a standby's failure
     ("4.3.1 (real)", f"[QuorumController id=2] {_event_name(op, 7, 'OffsetAndEpoch[offset=200, epoch=3]')}: event failed "
      "with NotControllerException in 371 microseconds. Exception message: The active controller appears to be node 1.", [])
-    for op in sorted(set(kraft._FAILED_OPERATIONS + kraft._OPERATIONS_28))
+    for op in sorted(set(kraft_controller._FAILED_OPERATIONS + kraft_controller._OPERATIONS_28))
 ] + [
     # every 2.8-3.5 operation row, in the 3.5.2 wording of a request a standby controller refused
     ("3.5.2", f"[QuorumController id=2] {_event_name(op, 4, 'OffsetAndEpoch(offset=200, epoch=3)')}: failed with "
      "NotControllerException in 37 us. Reason: The active controller appears to be node 1", [])
-    for op in kraft._OPERATIONS_28 + kraft._RAFT_EVENTS_28
+    for op in kraft_controller._OPERATIONS_28 + kraft_controller._RAFT_EVENTS_28
 ] + [
     # Raft events a controller shutting down rejected (KafkaEventQueue: "The event queue is shutting
     # down"); the snapshot id is kafka-raft's OffsetAndEpoch class up to 4.0, a record from 4.1.
@@ -969,8 +970,7 @@ def test_controller_fixture_release_lies_in_its_row_range(version, message):
 
 
 def test_every_controller_row_has_a_line():
-    rows = {p.name for p in kraft.CONTROLLER_PATTERNS + kraft.REPLAY_COPY_PATTERNS + kraft.EVENT_FAILED_PATTERNS
-            + kraft.MIGRATION_PATTERNS + kraft.BROKER_PATTERNS}
+    rows = {p.name for p in kraft_controller.PATTERNS + kraft_migration.PATTERNS + kraft_broker.PATTERNS}
     matched = {controller(m)[0].name for _, m, _ in CONTROLLER_LINES}
     assert rows <= matched, sorted(rows - matched)
 
@@ -978,9 +978,9 @@ def test_every_controller_row_has_a_line():
 def test_rows_are_well_formed():
     from schemas.events import EVENT_FIELD_NAMES, EVENT_TYPE_NAMES
 
-    names = [p.name for p in kraft.PATTERNS]
+    names = [p.name for p in KRAFT_PATTERNS]
     assert len(names) == len(set(names))
-    for p in kraft.PATTERNS:
+    for p in KRAFT_PATTERNS:
         assert p.first and p.source and p.regex.pattern
         assert not p.regex.pattern.startswith("^")     # .match() anchors the start already
     # every event any line above produced is a canonical event (plus topic_id)
@@ -1013,4 +1013,4 @@ ABORTED = [
 
 @pytest.mark.parametrize("case, markers, spans", ABORTED, ids=[c for c, _, _ in ABORTED])
 def test_transaction_spans(case, markers, spans):
-    assert kraft.transaction_spans(markers) == spans
+    assert transactions.transaction_spans(markers) == spans
