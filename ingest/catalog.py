@@ -3,9 +3,10 @@
 A `MessagePattern` names one format string of one range of Kafka releases (the source it
 follows), the regex that matches the message body (envelope and logIdent prefix already
 removed), and a builder that turns the match into canonical events. The parser modules
-(ZooKeeper mode: `zk_state_change`, `zk_controller`; KRaft: `kraft_dump`, `kraft_controller`,
-`kraft_migration`, `kraft_broker`) each export `PATTERNS`; `match_message` reads them all. A
-new Kafka version is a new row, not a new branch.
+(ZooKeeper mode: `zk_state_change`, `zk_controller`, `zk_controller_machinery`, `zk_server`;
+KRaft: `kraft_dump`, `kraft_controller`, `kraft_migration`, `kraft_broker`) each export
+`PATTERNS`; `match_message` reads them all. A new Kafka version is a new row, not a new
+branch.
 
 The builder returns a list of event dicts with keys from schemas.events.EVENT_FIELD_NAMES.
 It leaves out `cluster`, `seq`, `source_file`, `source_line`, `event_time_ms` and, unless
@@ -86,9 +87,11 @@ def catalogue() -> Index:
     """keyword -> patterns, from every parser module (loaded once)."""
     global _CATALOGUE
     if _CATALOGUE is None:
-        from ingest import kraft_broker, kraft_controller, kraft_dump, kraft_migration, zk_controller, zk_state_change
+        from ingest import (kraft_broker, kraft_controller, kraft_dump, kraft_migration, zk_controller,
+                            zk_controller_machinery, zk_server, zk_state_change)
 
-        modules = (zk_state_change, zk_controller, kraft_dump, kraft_controller, kraft_migration, kraft_broker)
+        modules = (zk_state_change, zk_controller, zk_controller_machinery, zk_server,
+                   kraft_dump, kraft_controller, kraft_migration, kraft_broker)
         _CATALOGUE = index([p for module in modules for p in module.PATTERNS])
     return _CATALOGUE
 

@@ -34,6 +34,20 @@ def parse_int_list(text: str) -> list[int]:
     return [int(x) for x in inner.replace(" ", "").split(",") if x != ""]
 
 
+# Regex text of the values the ZooKeeper-mode controller.log and server.log rows embed
+# (ingest.zk_controller, ingest.zk_server): a partition token, TopicAndPartition `[t,0]`
+# (controller <=1.0, broker <=0.10.1) or TopicPartition `t-0` (the topic may contain '-':
+# parse_partition splits on the last one), as group `tp`; an id list as `mkString(",")` prints it.
+PARTITION_TOKEN = r"(?P<tp>\[[\w.-]+,\d+\]|[\w.-]+-\d+)"
+JOINED_IDS = r"[\d,]*"
+JOINED_IDS_NONEMPTY = r"\d[\d,]*"  # a list Kafka never prints empty
+
+
+def parse_joined_ids(text: str) -> list[int]:
+    """An id list the row's regex already checked (`1,2,3` or empty): no collection parsing."""
+    return [int(x) for x in text.split(",")] if text else []
+
+
 # --- LeaderAndIsr in every printed form (spec §2.2) -----------------------------------
 # Each form is written once with named groups (for parsing); the parser modules embed the
 # same text without the names (`*_TEXT`) so that a line matches only if its value parses.

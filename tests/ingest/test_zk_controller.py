@@ -1,11 +1,11 @@
-"""ingest.zk_controller: ZooKeeper-mode controller.log and server.log lines -> controller
-inputs. Every fixture is a line the named Kafka release writes (its format string, filled
-in); lines marked "real" are copied from published logs of that release."""
+"""ingest.zk_controller, zk_controller_machinery and zk_server: ZooKeeper-mode controller.log and
+server.log lines -> controller inputs. Every fixture is a line the named Kafka release writes (its
+format string, filled in); lines marked "real" are copied from published logs of that release."""
 from __future__ import annotations
 
 import pytest
 
-from ingest import zk_controller
+from ingest import zk_controller, zk_controller_machinery, zk_server
 from ingest.catalog import LineContext, index, match_message
 from ingest.lines import parse_file_lines
 from ingest.prefix import strip_prefix
@@ -13,7 +13,8 @@ from schemas.events import EVENT_FIELD_NAMES
 from schemas.validate import invalid_reason
 from state_machine.eras import parse_version
 
-TABLE = index(zk_controller.PATTERNS)
+PATTERNS = zk_controller.PATTERNS + zk_controller_machinery.PATTERNS + zk_server.PATTERNS
+TABLE = index(PATTERNS)
 
 
 def run(message: str, level: str = "INFO", file_kind: str = "controller", release: str | None = None):
@@ -662,9 +663,9 @@ def test_isr_change_without_partition_prefix_is_quarantined(message):
 # The table itself ----------------------------------------------------------------------------
 
 def test_rows_are_anchored_and_named_once():
-    names = [p.name for p in zk_controller.PATTERNS]
+    names = [p.name for p in PATTERNS]
     assert len(names) == len(set(names))
-    for p in zk_controller.PATTERNS:
+    for p in PATTERNS:
         assert p.regex.pattern.endswith("$"), p.name
         assert p.keyword == p.keyword.lower(), p.name
         assert p.last is None or parse_version(p.first) <= parse_version(p.last), p.name
