@@ -9,7 +9,8 @@ Four pages hold generated blocks between two markers; the prose around them is w
                      MERGE_KEYS, REPLAY_TIMES, PARTITION_COLUMNS, TABLE_PROPERTIES
     docs/events.md   schemas/events.py: EVENT_FIELDS, EVENT_TYPES; state_machine/events.py's routing sets
     docs/eras.md     state_machine/eras.py: ERA_RELEASES, BEHAVIOURS, KRAFT_BEHAVIOUR, KRAFT_BEHAVIOURS
-    docs/rules.md    state_machine/checks.py: RULES; state_machine/findings.py: FINDINGS, FACT_KEYS
+    docs/rules.md    state_machine/checks.py: RULES; state_machine/findings.py: FINDINGS, FACT_KEYS,
+                     REPLAY_VALUES, INFERABLE
 
 Each `*_blocks` function takes its sources as arguments (defaulting to the code's), so a test can
 render a page from changed data. Only the text between the markers is rewritten."""
@@ -171,13 +172,17 @@ def _detail(detail) -> str:
 
 
 def rules_blocks(rules: Mapping = checks.RULES, found: tuple = findings.FINDINGS,
-                 fact_keys: Mapping = findings.FACT_KEYS) -> dict[str, str]:
+                 fact_keys: Mapping = findings.FACT_KEYS, replay_values: Mapping = findings.REPLAY_VALUES,
+                 inferable: tuple = findings.INFERABLE) -> dict[str, str]:
     rows = [(f"`{r.code}`", r.severity.value, r.spec, r.summary) for r in rules.values()]
-    cases = [(f"`{f.rule}`", f"`{f.case}`", ", ".join(f"`{k}`" for k in f.facts) or "—",
-              ", ".join(f"`{k}`" for k in f.when_known) or "—", _detail(f.detail)) for f in found]
+    cases = [(f"`{f.rule}`", f"`{f.case}`", ", ".join(f"`{k}`" for k in f.reads) or "—",
+              ", ".join(f"`{k}`" for k in f.facts) or "—",
+              ", ".join(f"`{k}`" for k in f.optional) or "—", _detail(f.detail)) for f in found]
     keys = [(f"`{k}`", meaning) for k, meaning in fact_keys.items()]
+    values = [(f"`{v}`", meaning, "yes" if v in inferable else "no") for v, meaning in replay_values.items()]
     return {"rules": _table(("rule", "default severity", "spec", "what it means"), rows),
-            "findings": _table(("rule", "`case`", "facts", "facts when known", "`detail`"), cases),
+            "replay-values": _table(("value", "what it is", "may be inferred"), values),
+            "findings": _table(("rule", "`case`", "reads", "facts", "facts when known", "`detail`"), cases),
             "fact-keys": _table(("key", "what it holds"), keys)}
 
 

@@ -79,6 +79,13 @@ def duplicate_epoch_severity(controller_epoch_strict: bool) -> Severity | None:
     return None if controller_epoch_strict else Severity.warning
 
 
+def inferred_value_severity(severity: Severity) -> Severity:
+    """Any rule whose check read a value no record showed (the fact `inferred`, findings.INFERABLE):
+    at most `warning`. The replay infers what a missing or INFO-level line leaves out, and an
+    inference is no proof that Kafka's rules were broken."""
+    return Severity.warning if severity is Severity.error else severity
+
+
 class Violation(NamedTuple):
     rule: str
     severity: str

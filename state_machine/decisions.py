@@ -15,6 +15,12 @@ from state_machine.steps import Step
 
 P = PartitionState
 
+# The values a recorded election sets, and those it leaves inferred, by (its record names the ISR,
+# names the leader epoch).
+_ELECTED = ("leader", "leader_epoch", "isr")
+_UNRECORDED = {(True, True): frozenset(), (True, False): frozenset(("leader_epoch",)),
+               (False, True): frozenset(("isr",)), (False, False): frozenset(("isr", "leader_epoch"))}
+
 
 class DeferredSelection(NamedTuple):
     """The selector's outcome for a recorded election, computed only if a check needs it
@@ -72,9 +78,11 @@ class RecordedDecisions:
         before it and against `expected` (the selector's outcome, if known); apply it."""
         leader = record.leader
         isr_recorded = record.isr is not None
+        if not self.kraft:
+            self._note_unseen_writes(record)
         if not isr_recorded and type(expected) is DeferredSelection:   # resolved once: its ISR stands in below
             expected = select(expected.kind, self.era, self._selector_input(expected.unclean_allowed))
-        isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, expected)
+        isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, kind, expected)
         epoch = record.leader_epoch
         prev_isr, prev_leader = self.isr, self.leader
         changed_leader = leader != prev_leader and leader >= 0
@@ -94,7 +102,7 @@ class RecordedDecisions:
                            "leader_epoch": str(epoch if epoch is not None else self.leader_epoch + 1),
                            "isr_before": ids(prev_isr), "leader_before": str(prev_leader),
                            "leader_epoch_before": str(self.leader_epoch), **self.unclean_facts(forced)},
-                          [self.last_decision] + self.unclean_logged)
+                          [self.last_decision] + self.unclean_logged, self._inferred("isr"))
             self.last_unclean_violation = len(self._violations) - 1
             self.last_unclean_leader = leader
             self.unclean_logged = []
@@ -107,6 +115,7 @@ class RecordedDecisions:
         self.leader, self.isr = leader, isr
         self.controller_isr = isr
         self.leader_epoch = epoch if epoch is not None else self.leader_epoch + 1
+        self.inferred_values = self.inferred_values.difference(_ELECTED).union(_UNRECORDED[(isr_recorded, epoch is not None)])
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
         self._note_writer(record)
         if record.leader_recovery_state:
@@ -123,11 +132,27 @@ class RecordedDecisions:
         self._emit(record, election, False)
         self.isr_unrecorded = not isr_recorded
 
-    def _unrecorded_isr(self, leader: int, expected) -> tuple[int, ...]:
+    def _note_unseen_writes(self, record: Event) -> None:
+        """A decision that shows the znode's history was not the replay's: a zkVersion past the
+        next one (writes no record showed came between, such as a leader's ISR change whose line is
+        missing), or, after steps the replay inferred, a leader epoch other than the next one (those
+        steps were not the ones the controller took). The ISR and leader before it are then not
+        recorded ones."""
+        zk_version, epoch = record.zk_version, record.leader_epoch
+        if ((zk_version is not None and 0 <= self.zk_version < zk_version - 1)
+                or (epoch is not None and "leader_epoch" in self.inferred_values and epoch != self.leader_epoch + 1)):
+            self._mark_inferred("isr", "leader")
+
+    def _unrecorded_isr(self, leader: int, kind: ElectionKind | None, expected) -> tuple[int, ...]:
         """The ISR of an election whose line names the leader alone (ZK 0.8-1.0 `... to
         OnlinePartition with leader L`; the LeaderAndIsr request logged next carries the ISR):
-        the era's selector's, when it elects that leader; else the ISR as it stands if it holds
-        the leader, else the leader alone (as an unclean election leaves it). No check reads it."""
+        the era's selector's, when it elects that leader (an initial election no input explains, its
+        controller.log line missing, is the initial selector's: the live assigned replicas,
+        initializeLeaderAndIsrForPartition @0.8.2.2-1.0.2 PartitionStateMachine.scala); else the ISR
+        as it stands if it holds the leader, else the leader alone (as an unclean election leaves
+        it). Inferred: a check that reads it reports at most a warning."""
+        if expected is None and kind is ElectionKind.initial:
+            expected = select(kind, self.era, self._selector_input())
         if isinstance(expected, Election) and expected.leader == leader:
             return tuple(expected.isr)
         return self.isr if leader in self.isr else (leader,)
@@ -146,14 +171,16 @@ class RecordedDecisions:
                                   {"case": "selector_chooses_another", "election": expected.kind.value,
                                    "leader": str(leader), "expected_leader": str(expected.leader),
                                    "replicas": ids(self.replicas), "isr": ids(self.isr),
-                                   "live": sorted_ids(self._eligible())}, (self.last_decision,))
+                                   "live": sorted_ids(self._eligible())}, (self.last_decision,),
+                                  self._inferred("isr", "leader", "replicas"))
                 return
             if expected.reason is not FailureReason.ELECTION_NOT_NEEDED and not (
                     expected.reason is FailureReason.NO_ISR_REPLICA_ONLINE and self.unclean_allowed() is None):
                 self._violate("UNEXPECTED_LEADER", record, None,
                               {"case": "selector_elects_no_one", "election": expected.kind.value, "leader": str(leader),
                                "selector_failure": expected.detail, "replicas": ids(self.replicas), "isr": ids(self.isr),
-                               "live": sorted_ids(self._eligible())}, (self.last_decision,))
+                               "live": sorted_ids(self._eligible())}, (self.last_decision,),
+                              self._inferred("isr", "leader", "replicas"))
             return
         no_liveness_check = kind is ElectionKind.controlled_shutdown and self.era.controlled_shutdown_leader != "assignment"
         if not self._alive(leader) and not no_liveness_check:
@@ -166,7 +193,10 @@ class RecordedDecisions:
                           {"case": "leader_shutting_down", "leader": str(leader),
                            "shutting_down": sorted_ids(self.shutting_down)}, (self.last_decision,))
 
-    def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
+    def _check_membership(self, record: Event, leader: int, isr: tuple[int, ...],
+                          leader_inferred: tuple[str, ...] = ()) -> None:
+        """The record's ISR and `leader` (the record's, or the partition's: `leader_inferred` then
+        says whether a record showed it) within the assigned replicas."""
         replicas = tuple(record.replicas) if record.replicas is not None else self.replicas
         if not replicas or (record.replicas is None and self.replicas_partial):
             return
@@ -179,14 +209,15 @@ class RecordedDecisions:
         in_flight = self.replicas + target if target is not None else ()
         outside = [r for r in isr if r not in replicas and r not in in_flight]
         in_flight_facts = {} if target is None else {"target_replicas": ids(target)}
+        replicas_inferred = self._inferred("replicas") if record.replicas is None else ()
         if outside:
             self._violate("ISR_NOT_SUBSET_OF_REPLICAS", record, None,
                           {"case": "outside_replicas", "isr": ids(isr), "outside": ids(outside), "replicas": ids(replicas),
-                           **in_flight_facts}, ())
+                           **in_flight_facts}, (), replicas_inferred)
         if leader >= 0 and leader not in replicas and leader in isr and (target is None or leader not in target):
             self._violate("LEADER_NOT_IN_REPLICAS", record, None,
                           {"case": "not_assigned", "leader": str(leader), "isr": ids(isr), "replicas": ids(replicas),
-                           **in_flight_facts}, ())
+                           **in_flight_facts}, (), leader_inferred + replicas_inferred)
 
     def _guess_kind(self, record: Event, prev_leader: int) -> ElectionKind | None:
         if record.election_type:
@@ -202,8 +233,13 @@ class RecordedDecisions:
 
     def _note_recorded(self, record: Event) -> None:
         """Remember the highest leader epoch a record showed (inferred epochs do not count:
-        a regression is judged between records only)."""
+        a regression is judged between records only), and which inferred values it shows."""
         epoch = record.leader_epoch
+        if self.inferred_values and epoch in (None, self.leader_epoch):
+            shown = ("isr",) if record.isr is not None and tuple(record.isr) == self.isr else ()
+            if epoch is not None:
+                shown += ("leader_epoch", "leader") if record.leader == self.leader else ("leader_epoch",)
+            self._mark_recorded(*shown)
         if epoch is not None and epoch >= self.recorded_epoch:
             self.recorded_epoch = epoch
             # The record's own leader: a leader's ISR change names it where the replay knows none
@@ -232,20 +268,25 @@ class RecordedDecisions:
             return True
         return False
 
-    def _leader_not_in_isr(self, record: Event, leader: int, isr: tuple[int, ...]) -> None:
-        """LEADER_NOT_IN_ISR, the one wording every handler writes."""
-        self._violate("LEADER_NOT_IN_ISR", record, None, {"case": "not_in_isr", "leader": str(leader), "isr": ids(isr)}, ())
+    def _leader_not_in_isr(self, record: Event, leader: int, isr: tuple[int, ...],
+                           inferred: tuple[str, ...] = ()) -> None:
+        """LEADER_NOT_IN_ISR, the one wording every handler writes; `inferred`: the partition's
+        leader was read, and no record showed it."""
+        self._violate("LEADER_NOT_IN_ISR", record, None, {"case": "not_in_isr", "leader": str(leader), "isr": ids(isr)},
+                      (), inferred)
 
     def _check_recorded_isr(self, record: Event, isr: tuple[int, ...]) -> None:
         """A recorded ISR for the current leader: the leader is in it, it is in the replicas."""
         leader = self.leader
+        inferred = self._inferred("leader")
         if leader >= 0 and leader not in isr:
-            self._leader_not_in_isr(record, leader, isr)
-        self._check_membership(record, leader, isr)
+            self._leader_not_in_isr(record, leader, isr, inferred)
+        self._check_membership(record, leader, isr, inferred)
 
     def _leader_isr_update(self, record: Event, isr: tuple[int, ...]) -> None:
         self._check_recorded_isr(record, isr)
         self.isr = isr
+        self._mark_recorded("isr")
         self.zk_version = record.zk_version if record.zk_version is not None else self.zk_version + 1
         self._note_recorded(record)
         self._emit(record, None, False)

@@ -4,9 +4,10 @@ A check returns what it found as data: a dict of str to str, the values as the s
 shows them (an id, a list of ids `[1, 2]`, a state's name). `case` names which of its
 rule's findings it is, `era` the era whose rules judged it; the other keys are Kafka's words
 for what the check compared (the leader, the ISR before, the selector's choice, the era
-behaviour applied). FINDINGS declares each finding's keys, FACT_KEYS what each key means:
-the `violations` table's `facts` column holds them (docs/rules.md lists them), and `render`
-turns them into the `detail` text, as Elle's explainer renders an anomaly kept as data."""
+behaviour applied). FINDINGS declares each finding's keys and the replay's values its check
+reads, FACT_KEYS what each key means, REPLAY_VALUES what each value is: the `violations` table's
+`facts` column holds them (docs/rules.md lists them), and `render` turns them into the `detail`
+text, as Elle's explainer renders an anomaly kept as data."""
 from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
@@ -72,6 +73,32 @@ def _not_live(f: Facts) -> str:
 # Every violation's facts hold these two.
 COMMON = ("case", "era")
 
+# The replay's values a check may read, the partition's or the cluster's as the history left them
+# before the offending record (what the record itself carries is no value of the replay's).
+REPLAY_VALUES: dict[str, str] = {
+    "leader": "The partition's leader.",
+    "leader_epoch": "The partition's leader epoch.",
+    "isr": "The partition's ISR.",
+    "replicas": "The partition's assigned replicas (AR), and the target replicas of a reassignment in flight.",
+    "elr": "KRaft: the eligible leader replicas and the last known ELR (KIP-966).",
+    "live": "The brokers alive, dead and shutting down, as the broker inputs (and a new controller's list) showed them.",
+    "unclean_setting": "The topic's or the cluster's unclean.leader.election.enable, as a config event showed it.",
+    "controller_epoch": "The highest controller epoch seen, and its controller.",
+    "recorded_epoch": "The highest leader epoch a record showed, and its leader.",
+    "partition_state": "The partition's state (the record's own previous state when it names one).",
+    "replica_state": "The replica's state (the record's own previous state when it names one).",
+    "pending": "The steps the controller's inputs queued that no record has claimed yet.",
+}
+
+# The values the replay infers where no record shows them (ZooKeeper mode; KRaft's metadata records
+# are complete): an election line that names the leader alone (0.8-1.0) leaves its ISR and leader
+# epoch to the selector, a step no line logged (an INFO log, a missing file) writes the leader, the
+# ISR and the leader epoch, and a partition whose creation no line shows has the assignment its
+# replicas' lines name. A check that reads one of them while it is inferred names it in the fact
+# `inferred`, and its severity is at most a warning (checks.inferred_value_severity): no error
+# rests on a value no record showed.
+INFERABLE = ("leader", "leader_epoch", "isr", "replicas")
+
 # What each key of a violation's facts means; a key means the same in every finding that has it.
 FACT_KEYS: dict[str, str] = {
     "case": "Which of its rule's findings the violation is.",
@@ -121,78 +148,99 @@ FACT_KEYS: dict[str, str] = {
     "admin_unclean_election": "true when an admin UNCLEAN election (KIP-460) made it.",
     "last_known_leader_elected": "KRaft: true when the leader was elected as the last known leader (KIP-966).",
     "last_known_leader_dead": "KRaft: true when that last known leader was not alive (3.7.0-4.0.2 elect it anyway).",
+    "inferred": "The replay's values the check read that no record showed, which the replay inferred (of "
+                "`leader`, `leader_epoch`, `isr`, `replicas`; comma-separated): the severity is then at most "
+                "warning. Absent when every value it read was recorded.",
 }
 
 
 class Finding(NamedTuple):
     """One finding of a rule: the facts it always carries (besides COMMON), those it carries when
-    known, and its detail sentence, a template of the facts' names or a function of the facts."""
+    known, its detail sentence (a template of the facts' names or a function of the facts), and
+    the replay's values its check reads (REPLAY_VALUES)."""
     rule: str
     case: str
     facts: tuple[str, ...]
     when_known: tuple[str, ...]
     detail: str | Callable[[Facts], str]
+    reads: tuple[str, ...] = ()
+
+    @property
+    def inferable(self) -> tuple[str, ...]:
+        """The values it reads that the replay may have inferred (INFERABLE)."""
+        return tuple(v for v in self.reads if v in INFERABLE)
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        """The facts it carries when known: `when_known`, and `inferred` where it reads an inferable value."""
+        return (*self.when_known, "inferred") if self.inferable else self.when_known
 
 
 _UNCLEAN = ("unclean_gate", "admin_unclean_election")
 
 FINDINGS: tuple[Finding, ...] = (
     Finding("STALE_CONTROLLER_EPOCH", "older_epoch", ("controller", "controller_epoch", "seen_controller_epoch"),
-            ("seen_controller",), _stale),
+            ("seen_controller",), _stale, reads=("controller_epoch",)),
     Finding("DUPLICATE_CONTROLLER_EPOCH", "two_controllers",
             ("controller_before", "controller", "controller_epoch", "controller_epoch_strict"), (),
-            "controllers {controller_before} and {controller} both acted at controller epoch {controller_epoch}"),
+            "controllers {controller_before} and {controller} both acted at controller epoch {controller_epoch}",
+            reads=("controller_epoch",)),
     Finding("UNCLEAN_LEADER_ELECTION", "outside_isr",
             ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", *_UNCLEAN),
             ("unclean_leader_election_enable",),
             "leader {leader} elected at leader epoch {leader_epoch} was not in the previous ISR {isr_before} "
-            "(previous leader {leader_before})"),
+            "(previous leader {leader_before})", reads=("isr", "unclean_setting")),
     Finding("UNCLEAN_LEADER_ELECTION", "kraft_outside_isr",
             ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", "elr_before",
              "last_known_elr_before", *_UNCLEAN, "last_known_leader_elected"),
-            ("unclean_leader_election_enable", "last_known_leader_dead"), _kraft_unclean),
+            ("unclean_leader_election_enable", "last_known_leader_dead"), _kraft_unclean,
+            reads=("isr", "elr", "unclean_setting")),
     Finding("UNCLEAN_LEADER_ELECTION", "logged_not_replayed", ("leader", "unclean_gate"),
             ("unclean_leader_election_enable",),
-            "the controller logged an unclean election of leader {leader} that the replayed history does not show"),
+            "the controller logged an unclean election of leader {leader} that the replayed history does not show",
+            reads=("leader", "isr", "unclean_setting")),
     Finding("UNEXPECTED_LEADER", "selector_chooses_another",
             ("election", "leader", "expected_leader", "replicas", "isr", "live"), (),
             "{election} election chose {leader}; the {era} selector chooses {expected_leader} "
-            "(AR {replicas}, ISR {isr}, live {live})"),
+            "(AR {replicas}, ISR {isr}, live {live})", reads=("replicas", "isr", "leader", "live", "unclean_setting")),
     Finding("UNEXPECTED_LEADER", "selector_elects_no_one",
             ("election", "leader", "selector_failure", "replicas", "isr", "live"), (),
-            "{election} election chose {leader}; the {era} selector elects no one: {selector_failure}"),
-    Finding("UNEXPECTED_LEADER", "leader_not_live", ("leader", "known_dead"), ("live",), _not_live),
+            "{election} election chose {leader}; the {era} selector elects no one: {selector_failure}",
+            reads=("replicas", "isr", "leader", "live", "unclean_setting")),
+    Finding("UNEXPECTED_LEADER", "leader_not_live", ("leader", "known_dead"), ("live",), _not_live, reads=("live",)),
     Finding("UNEXPECTED_LEADER", "leader_shutting_down", ("leader", "shutting_down"), (),
-            "broker {leader} was elected leader while shutting down"),
+            "broker {leader} was elected leader while shutting down", reads=("live",)),
     Finding("UNEXPECTED_LEADER", "kraft_leader_not_acceptable", ("leader", "acceptable"), (),
             "KRaft elected {leader}, which was not alive (acceptable {acceptable}); "
-            "PartitionChangeBuilder elects only an acceptable leader"),
+            "PartitionChangeBuilder elects only an acceptable leader", reads=("live",)),
     Finding("UNEXPECTED_LEADER", "kraft_chooses_another", ("leader", "expected_leader", "replicas", "isr", "acceptable"),
             (), "KRaft election chose {leader}; PartitionChangeBuilder chooses {expected_leader} "
-                "(replicas {replicas}, ISR {isr}, acceptable {acceptable})"),
+                "(replicas {replicas}, ISR {isr}, acceptable {acceptable})", reads=("replicas", "isr", "elr", "live")),
     Finding("ISR_NOT_SUBSET_OF_REPLICAS", "outside_replicas", ("isr", "outside", "replicas"), ("target_replicas",),
-            "ISR {isr} has {outside} outside the assigned replicas {replicas}"),
+            "ISR {isr} has {outside} outside the assigned replicas {replicas}", reads=("replicas",)),
     Finding("LEADER_NOT_IN_REPLICAS", "not_assigned", ("leader", "isr", "replicas"), ("target_replicas",),
-            "leader {leader} is not an assigned replica {replicas}"),
-    Finding("LEADER_NOT_IN_ISR", "not_in_isr", ("leader", "isr"), (), "leader {leader} is not in its ISR {isr}"),
+            "leader {leader} is not an assigned replica {replicas}", reads=("replicas", "leader")),
+    Finding("LEADER_NOT_IN_ISR", "not_in_isr", ("leader", "isr"), (), "leader {leader} is not in its ISR {isr}",
+            reads=("leader",)),
     Finding("LEADER_EPOCH_REGRESSION", "lower_epoch",
             ("leader", "leader_epoch", "recorded_leader", "recorded_leader_epoch"), (),
             "leader {leader} at leader epoch {leader_epoch} after leader {recorded_leader} "
-            "at leader epoch {recorded_leader_epoch} was recorded"),
+            "at leader epoch {recorded_leader_epoch} was recorded", reads=("recorded_epoch",)),
     Finding("LEADER_EPOCH_REGRESSION", "isr_change_by_former_leader", ("isr_writer", "leader", "leader_epoch"),
-            ("isr",), "ISR change by broker {isr_writer}, but the leader is {leader} at epoch {leader_epoch}"),
+            ("isr",), "ISR change by broker {isr_writer}, but the leader is {leader} at epoch {leader_epoch}",
+            reads=("leader",)),
     Finding("ILLEGAL_PARTITION_TRANSITION", "invalid_previous_state",
             ("from_state", "to_state", "valid_previous_states"), (),
             "{from_state} -> {to_state} is not a valid transition in era {era} (valid previous states: "
-            "{valid_previous_states})"),
+            "{valid_previous_states})", reads=("partition_state",)),
     Finding("ILLEGAL_REPLICA_TRANSITION", "invalid_previous_state",
             ("replica", "from_state", "to_state", "valid_previous_states"), (),
             "replica {replica}: {from_state} -> {to_state} is not a valid transition in era {era} "
-            "(valid previous states: {valid_previous_states})"),
+            "(valid previous states: {valid_previous_states})", reads=("replica_state",)),
     Finding("ILLEGAL_PARTITION_TRANSITION", "rejected", ("from_state", "to_state", "exception"), ("handling",),
-            _rejected),
+            _rejected, reads=("pending",)),
     Finding("ILLEGAL_REPLICA_TRANSITION", "rejected", ("replica", "from_state", "to_state", "exception"),
-            ("handling",), _rejected),
+            ("handling",), _rejected, reads=("pending",)),
 )
 
 _BY_CASE: dict[tuple[str, str], Finding] = {(f.rule, f.case): f for f in FINDINGS}
@@ -209,10 +257,23 @@ def undeclared(rule: str, facts: Facts) -> tuple[list[str], list[str]]:
     f = finding(rule, facts)
     required = (*COMMON, *f.facts)
     return ([k for k in required if k not in facts],
-            [k for k in facts if k not in required and k not in f.when_known])
+            [k for k in facts if k not in required and k not in f.optional])
+
+
+# A replay value as the detail names it.
+_VALUE_WORDS = {"leader": "leader", "leader_epoch": "leader epoch", "isr": "ISR", "replicas": "assigned replicas"}
+
+
+def _inferred_note(inferred: str) -> str:
+    """Said of a verdict that rests on values no record showed (the fact `inferred`)."""
+    words = [f"the {_VALUE_WORDS[v]}" for v in inferred.split(", ")]
+    named = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"; no record showed {named}: the replay inferred {'it' if len(words) == 1 else 'them'}"
 
 
 def render(rule: str, facts: Facts) -> str:
     """The `detail` sentence of a violation of `rule` with these facts."""
     detail = finding(rule, facts).detail
-    return detail.format_map(facts) if isinstance(detail, str) else detail(facts)
+    text = detail.format_map(facts) if isinstance(detail, str) else detail(facts)
+    inferred = facts.get("inferred")
+    return text if inferred is None else text + _inferred_note(inferred)

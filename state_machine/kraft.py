@@ -52,6 +52,7 @@ class KraftHandlers:
             self.replicas, tuple(record.adding_replicas or ()), tuple(record.removing_replicas or ()))
         first = self.leader_epoch < 0
         self.leader, self.isr = record.leader, isr
+        self.inferred_values = frozenset()
         self.elr = tuple(record.elr or ())
         self.last_known_elr = tuple(record.last_known_elr or ())
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else max(self.leader_epoch, 0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
-from state_machine.checks import RULES, Severity, Violation
+from state_machine.checks import RULES, Severity, Violation, inferred_value_severity
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
 from state_machine.findings import Facts, render
@@ -79,13 +79,13 @@ def _unclean_value(event: Event) -> bool | None:
     return None if event.config_value is None else event.config_value.strip().lower() == "true"
 
 
-_IMMUTABLE = (tuple, int, str, float, type(None), Era)
+_IMMUTABLE = (tuple, frozenset, int, str, float, type(None), Era)
 
 
 def copy_state(value, memo: dict):
     """A deep copy of replay state (`copy.deepcopy`'s contract, `memo` included: what two copied
     objects share, their copies share) that shares what is never changed in place: tuples (rows,
-    events, replica lists), numbers, strings, enums. deepcopy walks every tuple to the last int; the
+    events, replica lists), frozen sets, numbers, strings, enums. deepcopy walks every tuple to the last int; the
     generator copies its whole state before each step, and that walk was most of its time."""
     if isinstance(value, _IMMUTABLE):
         return value
@@ -115,6 +115,7 @@ class PartitionModel:
     # object open to attributes set from outside (the generator's partition_key).
     __slots__ = (
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
+        "inferred_values",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
         "elected_into_isr", "replica_states",
         "reassignment_target", "adding_replicas", "uncached_epochs",
@@ -136,6 +137,10 @@ class PartitionModel:
         self.leader = NO_LEADER
         self.leader_epoch = -1
         self.isr: tuple[int, ...] = ()
+        # Which of leader, leader_epoch and isr (findings.INFERABLE) no record showed: the replay
+        # inferred them (a selector's or a step's values). A check that reads one reports at most a
+        # warning, naming it (_violate). KRaft's metadata records are complete: none is inferred.
+        self.inferred_values: frozenset[str] = frozenset()
         self.zk_version = -1
         self.write_controller_epoch: int | None = None
         self.leader_recovery_state = "RECOVERED"
@@ -309,15 +314,32 @@ class PartitionModel:
             self.observer.replica_row(self, previous, row)
 
     def _violate(self, rule: str, event: Event, severity: Severity | None, facts: Facts,
-                 related: Iterable[Event | None]) -> None:
+                 related: Iterable[Event | None], inferred: tuple[str, ...] = ()) -> None:
         """A violation of `rule` shown by `event`, with what the check found (`facts`, to which the
-        era that judged it is added), its detail rendered from those facts, and the evidence of `related`."""
+        era that judged it is added), its detail rendered from those facts, and the evidence of `related`.
+        `inferred`: the values the check read that no record showed (see `_inferred`)."""
         facts["era"] = self.era.name
+        severity = severity or RULES[rule].severity
+        if inferred:
+            facts["inferred"] = ", ".join(inferred)
+            severity = inferred_value_severity(severity)
         evidence = (provenance(event),) + tuple(provenance(r) for r in related if r is not None and r is not event)
-        self._violations.append(Violation(rule, (severity or RULES[rule].severity).value, event.seq,
+        self._violations.append(Violation(rule, severity.value, event.seq,
                                           event.event_time_ms, render(rule, facts), evidence, facts))
 
     # ---------------------------------------------------------------- context
+
+    def _inferred(self, *values: str) -> tuple[str, ...]:
+        """Which of `values` (of leader, leader_epoch, isr), read by a check, no record showed."""
+        inferred = self.inferred_values
+        return tuple([v for v in values if v in inferred]) if inferred else ()
+
+    def _mark_recorded(self, *values: str) -> None:
+        if self.inferred_values:
+            self.inferred_values = self.inferred_values.difference(values)
+
+    def _mark_inferred(self, *values: str) -> None:
+        self.inferred_values = self.inferred_values.union(values)
 
     @property
     def removing_replicas(self) -> tuple[int, ...]:
@@ -390,8 +412,13 @@ class PartitionModel:
     # ---------------------------------------------------------------- changes every mode makes
 
     def _write(self, leader: int, isr: tuple[int, ...], cause: Event | None, kind, inferred: bool) -> None:
+        """A leader/ISR the replay computed (a selector's, an ISR removal's, an epoch bump's): what
+        it changes, no record shows."""
+        isr = tuple(isr)
+        changed = ("leader_epoch",) + (("leader",) if leader != self.leader else ()) + (("isr",) if isr != self.isr else ())
+        self._mark_inferred(*changed)
         self.leader = leader
-        self.isr = self.controller_isr = tuple(isr)
+        self.isr = self.controller_isr = isr
         self.leader_epoch += 1
         self.zk_version += 1
         self.write_controller_epoch = self.controller_epoch
@@ -407,6 +434,7 @@ class PartitionModel:
 
     def _forget_partition(self) -> None:
         self.leader, self.isr, self.controller_isr, self.leader_epoch = NO_LEADER, (), (), -1
+        self.inferred_values = frozenset()
         self.elr, self.last_known_elr, self.elected_from_elr, self.elected_into_isr = (), (), False, False
         self.zk_version = -1
         self.recorded_epoch, self.recorded_epoch_leader = -1, NO_LEADER

@@ -35,6 +35,7 @@ from state_machine.checks import Violation
 from state_machine.decisions import RecordedDecisions
 from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, provenance
+from state_machine.findings import INFERABLE
 from state_machine.kraft import KraftHandlers
 from state_machine.partition import (UNCLEAN_CONFIG, PartitionModel, ReplicaRow, TimelineRow, _unclean_value, mark_alive,
                                      mark_dead)
@@ -44,6 +45,7 @@ from state_machine.steps import OP_PARTITION, ControllerOperations, PendingSteps
 from state_machine.zk import ZkHandlers
 
 P = PartitionState
+_CARRIED_INFERRED = frozenset(INFERABLE)
 
 
 class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps, PartitionModel):
@@ -78,7 +80,8 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         self._flush(None)
         for logged in self.unclean_logged:
             self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
-                          {"case": "logged_not_replayed", "leader": str(logged.leader), **self.unclean_facts()}, ())
+                          {"case": "logged_not_replayed", "leader": str(logged.leader), **self.unclean_facts()}, (),
+                          self._inferred("leader", "isr"))
         self.unclean_logged = []
         if self._open_row is not None and self._open_row is not self._carried_row:
             self._rows.append(self._open_row)
@@ -95,6 +98,8 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         self.leader = record.leader if record.leader is not None else NO_LEADER
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else -1
         self.isr = tuple(record.isr or ())
+        # The earlier audit's row keeps whether it was inferred, not which of its values were.
+        self.inferred_values = _CARRIED_INFERRED if record.detail == "inferred" else frozenset()
         self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
         self.write_controller_epoch = record.controller_epoch
         # A reassignment in flight goes on: its completion is queued once the ISR holds the target.

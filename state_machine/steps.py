@@ -216,6 +216,7 @@ class PendingSteps:
         cause = record or step.cause
         if target is P.NewPartition and step.assignment:
             self.replicas, self.replicas_partial = step.assignment, False
+            self._mark_recorded("replicas")
         if target is P.OnlinePartition:
             kind = ElectionKind.initial if current is P.NewPartition else (step.kind or ElectionKind.offline)
             outcome = select(kind, self.era, self._selector_input(True if step.kind is ElectionKind.unclean else None,
@@ -271,6 +272,8 @@ class PendingSteps:
                 if not self.replicas:   # the rest of the assignment is unknown
                     self.replicas_partial = True
                 self.replicas = self.replicas + (r,)
+                if self.replicas_partial:   # an assignment the replay builds from its replicas' lines
+                    self._mark_inferred("replicas")
                 self._emit(cause, None, inferred)
         elif target is R.NonExistentReplica:
             if r in self.replicas:
@@ -505,6 +508,7 @@ class ControllerOperations:
             # The ISR the controller read holds them: the leader's write went in before this line,
             # its own line of it (INFO) may come after the election (real 3.9.2 capture).
             rp.isr += missing
+            rp._mark_inferred("isr")
             rp.zk_version += 1
             rp._emit(event, None, True)
         rp._completion_queued = True

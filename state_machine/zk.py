@@ -71,6 +71,7 @@ class ZkHandlers:
             return
         if target is P.NewPartition and record.replicas is not None:
             self.replicas, self.replicas_partial = tuple(record.replicas), False
+            self._mark_recorded("replicas")
         # The election the controller ran follows from its own state (New: the initial
         # election), not from the previous state the line claims (which may be illegal).
         initial = self.state is P.NewPartition
@@ -99,6 +100,7 @@ class ZkHandlers:
     def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
         if target is P.NewPartition and record.replicas is not None:
             self.replicas, self.replicas_partial = tuple(record.replicas), False
+            self._mark_recorded("replicas")
         if target is P.OnlinePartition and record.leader is not None:
             # A decision no pending step explains comes after everything still pending.
             self._flush(record)
@@ -258,6 +260,7 @@ class ZkHandlers:
             # topic a migration's KRaft controller created, real 3.9.2): a broker's copy names its
             # replicas.
             self.replicas = tuple(record.replicas)
+            self._mark_recorded("replicas")
 
     def _complete_election(self, record: Event, isr: tuple[int, ...]) -> None:
         """The LeaderAndIsr request after a leader-only election line (ZK <= 1.0) is the same
@@ -265,8 +268,10 @@ class ZkHandlers:
         self.isr_unrecorded = False
         self._check_recorded_isr(record, isr)
         self.isr = self.controller_isr = isr
+        self._mark_recorded("isr")
         if record.leader_epoch is not None:
             self.leader_epoch = record.leader_epoch
+            self._mark_recorded("leader_epoch")
         if record.zk_version is not None:
             self.zk_version = record.zk_version
         self._note_recorded(record)
@@ -304,16 +309,21 @@ class ZkHandlers:
             return
         if self._isr_write_superseded(event):
             return  # superseded by a write the flush inferred (another file's clock)
+        if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
+            # A write at a leader epoch the replay has not reached: elections no record showed
+            # came first, and the replay's leader is not the one a record showed.
+            self._mark_inferred("leader")
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
             facts = {"case": "isr_change_by_former_leader", "isr_writer": str(event.leader), "leader": str(self.leader),
                      "leader_epoch": str(self.leader_epoch)}
             if event.isr is not None:
                 facts["isr"] = ids(event.isr)
-            self._violate("LEADER_EPOCH_REGRESSION", event, None, facts, (self.last_decision,))
+            self._violate("LEADER_EPOCH_REGRESSION", event, None, facts, (self.last_decision,), self._inferred("leader"))
             return
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             self.leader_epoch = event.leader_epoch
+            self._mark_recorded("leader_epoch")
         self._apply_isr_write(event)
 
     def _apply_isr_write(self, event: Event) -> None:

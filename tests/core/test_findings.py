@@ -6,8 +6,9 @@ from string import Formatter
 
 import pytest
 
-from state_machine.checks import RULES
-from state_machine.findings import COMMON, FACT_KEYS, FINDINGS, ids, render, sorted_ids, undeclared
+from state_machine.checks import RULES, Severity, inferred_value_severity
+from state_machine.findings import (COMMON, FACT_KEYS, FINDINGS, INFERABLE, REPLAY_VALUES, ids, render, sorted_ids,
+                                    undeclared)
 
 
 def test_every_rule_has_its_findings_and_every_finding_is_of_a_known_rule():
@@ -16,10 +17,25 @@ def test_every_rule_has_its_findings_and_every_finding_is_of_a_known_rule():
 
 
 def test_every_key_a_finding_declares_means_one_thing_and_every_key_is_declared():
-    declared = {k for f in FINDINGS for k in (*COMMON, *f.facts, *f.when_known)}
+    declared = {k for f in FINDINGS for k in (*COMMON, *f.facts, *f.optional)}
     assert declared == set(FACT_KEYS)
     for f in FINDINGS:
-        assert not set(f.facts) & set(f.when_known) and not set(COMMON) & {*f.facts, *f.when_known}, f
+        assert not set(f.facts) & set(f.optional) and not set(COMMON) & {*f.facts, *f.optional}, f
+
+
+def test_every_finding_names_the_replay_values_it_reads():
+    for f in FINDINGS:
+        assert f.reads and set(f.reads) <= set(REPLAY_VALUES), f
+    assert set(INFERABLE) <= set(REPLAY_VALUES)
+
+
+def test_a_verdict_on_an_inferred_value_says_so_and_is_at_most_a_warning():
+    facts = {"case": "not_in_isr", "era": "2.4", "leader": "3", "isr": ids((1, 2)), "inferred": "leader"}
+    assert render("LEADER_NOT_IN_ISR", facts) == ("leader 3 is not in its ISR [1, 2]; no record showed the leader: "
+                                                  "the replay inferred it")
+    assert render("LEADER_NOT_IN_ISR", {**facts, "inferred": "leader, isr"}).endswith(
+        "no record showed the leader and the ISR: the replay inferred them")
+    assert [inferred_value_severity(s) for s in Severity] == [Severity.warning, Severity.warning, Severity.info]
 
 
 @pytest.mark.parametrize("f", [f for f in FINDINGS if isinstance(f.detail, str)], ids=lambda f: f"{f.rule}-{f.case}")
@@ -31,7 +47,8 @@ def test_a_template_reads_only_the_facts_its_finding_always_carries(f):
 @pytest.mark.parametrize("f", FINDINGS, ids=lambda f: f"{f.rule}-{f.case}")
 def test_a_finding_renders_with_its_facts_with_or_without_those_carried_when_known(f):
     always = {k: f"<{k}>" for k in (*COMMON, *f.facts)} | {"case": f.case}
-    for facts in (always, always | {k: f"<{k}>" for k in f.when_known}):
+    for facts in (always, always | {k: f"<{k}>" for k in f.when_known}
+                  | ({"inferred": ", ".join(f.inferable)} if f.inferable else {})):
         assert render(f.rule, facts)
         assert undeclared(f.rule, facts) == ([], [])
 

@@ -37,7 +37,7 @@ def test_the_check_fails_on_a_page_its_changed_source_no_longer_generates(tmp_pa
 
 def test_a_page_without_one_of_its_blocks_is_refused():
     text = (ROOT / "docs/rules.md").read_text(encoding="utf-8")
-    with pytest.raises(ValueError, match=r"blocks \['rules', 'findings', 'fact-keys'\] missing"):
+    with pytest.raises(ValueError, match=r"blocks \['rules', 'replay-values', 'findings', 'fact-keys'\] missing"):
         gen_docs.fill(gen_docs.BLOCK.sub("", text), gen_docs.rules_blocks(), "docs/rules.md")
 
 

@@ -12,7 +12,7 @@ import pytest
 from state_machine.checks import RULES, Severity
 from state_machine.eras import ERAS, resolve_era
 from state_machine.events import Event
-from state_machine.findings import FINDINGS, render, undeclared
+from state_machine.findings import FINDINGS, finding, render, undeclared
 from state_machine.replay import KRAFT_HANDLERS, ZK_HANDLERS, PartitionReplay, era_mismatch
 
 INPUTS = {"TopicCreation", "PartitionCreation", "BrokerStartup", "BrokerFailure", "ControlledShutdown",
@@ -61,6 +61,9 @@ def replay(era: str, *specs) -> Result:
     for v in violations:   # each carries the facts its finding declares, and its detail is theirs
         assert undeclared(v.rule, v.facts) == ([], []), (v.rule, v.facts)
         assert v.facts["era"] == rp.era.name and v.detail == render(v.rule, v.facts)
+        if "inferred" in v.facts:   # values its finding reads, and no error rests on them
+            assert set(v.facts["inferred"].split(", ")) <= set(finding(v.rule, v.facts).inferable), v
+            assert v.severity != "error", v
     return Result(rp, events, rows, replica_rows, violations)
 
 
@@ -1259,6 +1262,65 @@ def test_the_request_after_a_leader_only_line_is_checked_as_the_recorded_isr():
     r = replay("0.11", *OLD_CREATED, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[2, 3], zk_version=0, **C1))
     the_one(r, "LEADER_NOT_IN_ISR", "error", r.events[4])
     assert [(row.leader, row.isr) for row in r.rows if row.partition_state == "OnlinePartition"] == [(1, (2, 3))]
+
+
+# 0.8-1.0, the initial election's line alone: no TopicCreation input (its controller.log missing)
+# and no LeaderAndIsr request after it (a partial log, an excerpt, a rotated file).
+ELECTION_LINE_ALONE = (
+    e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"),
+    e("ControllerFailover", brokers=[1, 2, 3], **C1),
+    e("PartitionStateChange", from_state="NonExistentPartition", to_state="NewPartition", replicas=[1, 2, 3], **C1),
+    e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, **C1),
+)
+LEADER_1_FAILS = (
+    e("BrokerFailure", brokers=[1]),
+    e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+    e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2, **C1),
+)
+
+
+@pytest.mark.parametrize("era", ["0.8.2", "0.10", "0.11"])
+def test_an_initial_election_line_alone_takes_the_initial_selectors_isr(era):
+    # initializeLeaderAndIsrForPartition: the ISR is the live assigned replicas. The next election,
+    # of 2, is a clean one from that ISR, not an unclean one from an ISR of the leader alone.
+    r = replay(era, *ELECTION_LINE_ALONE, *LEADER_1_FAILS)
+    clean(r)
+    online = [(row.leader, row.leader_epoch, row.isr, row.election) for row in r.rows
+              if row.partition_state == "OnlinePartition"]
+    assert online == [(1, 0, (1, 2, 3), "initial"), (2, 1, (2, 3), "offline")]
+    assert r.rp.inferred_values == {"isr", "leader_epoch"}   # neither line named them
+
+
+def test_the_request_after_the_election_line_shows_the_isr_the_selector_inferred():
+    r = replay("0.11", *ELECTION_LINE_ALONE)
+    assert r.rp.inferred_values == {"isr", "leader_epoch"}
+    r = replay("0.11", *ELECTION_LINE_ALONE, e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1, 2, 3], zk_version=0, **C1))
+    clean(r)
+    assert r.rp.inferred_values == set()
+
+
+def test_an_unclean_election_judged_against_an_inferred_isr_is_at_most_a_warning():
+    # No assignment known, so no selector explains the line: the ISR is taken to be the leader
+    # alone, and the unclean election the next line shows rests on it. The topic forbids unclean
+    # elections, which would make it an error.
+    r = replay("0.11", ELECTION_LINE_ALONE[0], ELECTION_LINE_ALONE[3], *LEADER_1_FAILS)
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", "warning", r.events[4], r.events[1])
+    assert v.facts["inferred"] == "isr" and v.facts["isr_before"] == "[1]"
+    assert v.detail == ("leader 2 elected at leader epoch 1 was not in the previous ISR [1] (previous leader 1); "
+                        "no record showed the ISR: the replay inferred it")
+    # The same history with the request that shows that ISR: an error.
+    r = replay("0.11", ELECTION_LINE_ALONE[0], ELECTION_LINE_ALONE[3],
+               e("LeaderAndIsr", leader=1, leader_epoch=0, isr=[1], zk_version=0, **C1), *LEADER_1_FAILS)
+    v = the_one(r, "UNCLEAN_LEADER_ELECTION", "error", r.events[5], r.events[2])
+    assert "inferred" not in v.facts
+
+
+def test_a_recorded_isr_checked_against_an_inferred_leader_is_at_most_a_warning():
+    # INFO: broker 1's failure and the offline election it sets off are not logged; the replay
+    # infers leader 2. A write of an ISR without 2 is judged against that inferred leader.
+    r = replay("2.4", *BASE, e("BrokerFailure", brokers=[1]), e("IsrChange", isr=[3]))
+    v = the_one(r, "LEADER_NOT_IN_ISR", "warning", r.events[4])
+    assert (v.facts["leader"], v.facts["inferred"]) == ("2", "leader")
 
 
 def test_an_isr_removal_written_then_logged_as_the_replica_going_offline_bumps_the_epoch_once():
