@@ -62,7 +62,8 @@ from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays,
 from jobs.runs import read_settled, readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
 from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
-from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
+from schemas.tables import (DERIVED_TIMES, MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES,
+                            VIEW_SOURCES, VIEWS, table_struct)
 from schemas.types import spark_type
 from state_machine import events as E
 from state_machine.carried import CARRIED_SEQ, carried_configs, carried_controller, carried_liveness
@@ -801,13 +802,55 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     return path
 
 
+def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
+                  tag: str | None = None) -> str:
+    """Write a table derived from partition_timeline (schemas.tables.DERIVED_TIMES; `df`: all its
+    rows of `clusters`): one Delta commit, an overwrite of those clusters' rows, its userMetadata
+    `tag`."""
+    path, _ = ensure_table(spark, warehouse, name)
+    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
+    rows = df.select([F.col(f.name).cast(spark_type(f.type)) for f in TABLES[name]])
+    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+    return path
+
+
+def derived_writes(spark: SparkSession, cfg: AuditConfig, clusters: list[str],
+                   windows: dict[str, tuple[int | None, int | None]], profile: dict[tuple, dict],
+                   tag: str) -> dict[str, Callable[[], str]]:
+    """The writes of the tables derived from partition_timeline (jobs.availability), each to run
+    once this run's partition_timeline is written: they read it as it then is."""
+    from jobs import availability
+
+    changes_now = changes_of(profile, "broker_changes")
+
+    made: dict[str, DataFrame] = {}
+    lock = threading.Lock()
+
+    def frames() -> dict[str, DataFrame]:   # once, for both tables' threads
+        with lock:
+            if not made:
+                earlier = availability.earlier_runs(spark, cfg.warehouse, clusters)
+                timeline = (spark.read.format("delta").load(table_path(cfg.warehouse, "partition_timeline"))
+                            .where(F.col("cluster").isin(clusters)))
+                made.update(availability.derived_tables(spark, timeline, clusters, windows, changes_now,
+                                                        cfg.availability_window, earlier))
+            return made
+
+    return {name: lambda name=name: write_derived(spark, cfg.warehouse, name, frames()[name], clusters, tag)
+            for name in DERIVED_TIMES}
+
+
 def register_tables(spark: SparkSession, warehouse: str) -> list[str]:
     """Temp views over every table present in the warehouse (for `controller-replay sql`), each as
-    readers see it: the rows of complete runs only (jobs.runs.read_settled)."""
+    readers see it: the rows of complete runs only (jobs.runs.read_settled); and the views
+    (schemas.tables.VIEWS) whose tables are present."""
     tables = readers_view(spark, warehouse)
     for name, table in tables.items():
         table.createOrReplaceTempView(name)
-    return list(tables)
+    views = [name for name, sql in VIEWS.items() if all(t in tables for t in VIEW_SOURCES[name])]
+    for name in views:
+        spark.sql(f"CREATE OR REPLACE TEMP VIEW {name} AS {VIEWS[name]}")
+    return list(tables) + views
 
 
 # ---------------------------------------------------------------- the run
@@ -956,8 +999,9 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
         writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, tag=tag)
     else:
         ensure_table(spark, cfg.warehouse, "quarantine")
+    after_timeline = derived_writes(spark, cfg, clusters, windows, ing.profile, tag) if clusters else {}
     try:
-        paths, stats = _write_tables(writes, out)
+        paths, stats = _write_tables(writes, out, after_timeline)
         paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))
         by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
         n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
@@ -1003,12 +1047,17 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                         rolled_back=rolled_back, seq_repeats=repeats)
 
 
-def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple[dict[str, str], list]:
-    """Run the tables' writes (each `committed`) and count the replay's output by kind and rule.
-    The tables are independent Delta commits: written at once, one table's planning and commit
-    (driver work) overlaps another's tasks."""
-    with ThreadPoolExecutor(len(writes) + 1) as pool:
+def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame,
+                  after_timeline: dict[str, Callable[[], str]]) -> tuple[dict[str, str], list]:
+    """Run the tables' writes (each `committed`), and `after_timeline`'s once partition_timeline
+    is written, and count the replay's output by kind and rule. The tables are independent Delta
+    commits: written at once, one table's planning and commit (driver work) overlaps another's
+    tasks."""
+    with ThreadPoolExecutor(len(writes) + len(after_timeline) + 1) as pool:
         writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
+        timeline = writing.get("partition_timeline")
+        for name, write in after_timeline.items():
+            writing[name] = pool.submit(lambda name=name, write=write: (timeline.result(), committed(name, write))[1])
         counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
             F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
         paths = {name: w.result() for name, w in writing.items()}

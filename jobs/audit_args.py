@@ -18,6 +18,7 @@ class AuditConfig:
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     shuffle_partitions: int | None = None
     max_records_per_batch: int = 10_000
+    availability_window: str = "day"                           # day | hour: partition_availability's windows
 
 
 def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
@@ -36,11 +37,13 @@ def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
                                       "input directory, or of the directory holding a manifest.json; a canonical "
                                       "event that names none is quarantined without --cluster)")
     ap.add_argument("--shuffle-partitions", type=int, help="partitions of the replay stage")
+    ap.add_argument("--availability-window", default="day", choices=["day", "hour"],
+                    help="the windows partition_availability sums each partition's time in (UTC; default day)")
 
 
 def config_from_args(args: argparse.Namespace) -> AuditConfig:
     return AuditConfig(inputs=args.input, warehouse=args.warehouse, kafka_versions=args.kafka_version,
                        cluster=args.cluster, input_format=args.format, timezone=args.timezone,
-                       shuffle_partitions=args.shuffle_partitions)
+                       shuffle_partitions=args.shuffle_partitions, availability_window=args.availability_window)
 
 

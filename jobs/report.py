@@ -20,10 +20,11 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from jobs import report_page as page
+from jobs.availability import lasting, state_seconds
+from schemas.tables import ELECTION_KINDS
 from state_machine.selectors import ElectionKind
 
 KEY = ("cluster", "topic", "partition")
-ELECTION_KINDS = tuple(k.value for k in ElectionKind)
 # A partition's first election (on its creation) and a no-op one are not incidents: a partition
 # with only those is listed in the table, not charted.
 ROUTINE = (ElectionKind.initial.value, ElectionKind.noop.value)
@@ -84,28 +85,12 @@ def windows(timeline: DataFrame, cfg: ReportConfig) -> dict[str, tuple[datetime,
 
 
 def availability(timeline: DataFrame, violations: DataFrame | None, bounds: DataFrame) -> DataFrame:
-    """One row per partition: seconds offline (report_page.is_offline: no leader, or its leader's
-    broker gone), under-replicated (ISR smaller than the replicas), with an ISR of one, while the
-    partition exists (elected and not deleted), each row's time clipped to its cluster's window (`bounds`:
-    cluster, t0, t1 in unix micros; the open last row lasts to t1); its elections by kind inside
-    the window; and its violations."""
-    t = (timeline.join(F.broadcast(bounds), "cluster")
-         .withColumn("_from", F.unix_micros("valid_from"))
-         .withColumn("_s", F.greatest(F.least(F.coalesce(F.unix_micros("valid_to"), F.col("t1")), F.col("t1"))
-                                      - F.greatest("_from", "t0"), F.lit(0)) / 1e6))
-    in_window = (F.col("_from") >= F.col("t0")) & (F.col("_from") <= F.col("t1"))
-    exists = ~F.col("partition_state").isin(*page.ABSENT_STATES)
-    offline = exists & ((F.col("partition_state") == page.OFFLINE_STATE) | (F.col("leader") < 0))   # page.is_offline
-
-    def seconds_when(cond):
-        return F.sum(F.when(cond, F.col("_s")).otherwise(0.0))
-
-    agg = t.groupBy(*KEY).agg(
-        seconds_when(offline).alias("offline_s"),
-        seconds_when(exists & (F.size("isr") < F.size("replicas"))).alias("under_replicated_s"),
-        seconds_when(exists & (F.size("isr") == 1)).alias("isr_of_one_s"),
-        *[F.count_if(in_window & (F.col("election") == k)).alias(f"el_{k}") for k in ELECTION_KINDS],
-        F.max(F.size("replicas")).alias("replicas"))
+    """One row per partition: its seconds offline, under-replicated, with an ISR of one while it
+    exists, and its elections by kind (jobs.availability.state_seconds), over its cluster's window
+    (`bounds`: cluster, t0, t1 in unix micros; the open last row lasts to t1), and its violations."""
+    rows = (timeline.join(F.broadcast(bounds), "cluster").transform(lambda t: lasting(t, F.col("t1")))
+            .withColumn("window_start", F.col("t0")).withColumn("window_end", F.col("t1") + 1))
+    agg = state_seconds(rows, F.max(F.size("replicas")).alias("replicas")).drop("window_start", "window_end")
     if violations is None:
         return agg.withColumn("violations", F.lit(0)).withColumn("errors", F.lit(0))
     v = violations.groupBy(*KEY).agg(F.count(F.lit(1)).alias("violations"),
@@ -191,7 +176,7 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
     avail = [r.asDict() for r in availability(timeline, violations, bounds)
              .orderBy(F.col("errors").desc(), F.col("violations").desc(), F.col("offline_s").desc(), *KEY).collect()]
     for a in avail:
-        a["elections"] = {k: a.pop(f"el_{k}") for k in ELECTION_KINDS}
+        a["elections"] = {k: a.pop(f"{k}_elections") for k in ELECTION_KINDS}
     matter = [a for a in avail if a["violations"] or any(n for k, n in a["elections"].items() if k not in ROUTINE)]
     matter.sort(key=lambda a: (-a["elections"]["unclean"], -a["errors"], -a["violations"], -a["offline_s"],
                                a["cluster"], a["topic"], a["partition"]))
@@ -199,6 +184,7 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
     charts = _charts(spark, timeline, charted, spans)
     listed, by_rule, n_violations = _violations(violations, cfg.max_violations)
     runs = _runs(tables, clusters, spans)
+    failures = _failures(tables.get("broker_failures"), cfg)
     per_cluster = []
     for c in clusters:
         scale = page.Scale(*spans[c])
@@ -212,6 +198,7 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
             "failovers": len(changes) - len(before[-1:]),
             "broker_chart": page.broker_chart(c, page.broker_intervals(brokers, spans[c][1]), scale) if brokers else None,
             "charts": [ch for ch in charts if ch["cluster"] == c],
+            "failures": [f for f in failures if f["cluster"] == c],
             "by_rule": [r for r in by_rule if r["cluster"] == c],
             "violations": [v for v in listed if v["cluster"] == c],
         })
@@ -223,6 +210,13 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
             "matter": len(matter), "not_charted": len(matter) - len(charted), "max_charts": cfg.max_charts,
             "violations_total": n_violations, "violations_listed": len(listed),
             "has_facts": violations is not None and "facts" in violations.columns}
+
+
+def _failures(table: DataFrame | None, cfg: ReportConfig) -> list[dict]:
+    """broker_failures' rows inside the window (none from a warehouse written before the table)."""
+    if table is None:
+        return []
+    return [r.asDict() for r in _clipped(table, cfg, "failed_at").orderBy("cluster", "failed_at", "broker").collect()]
 
 
 def _charts(spark: SparkSession, timeline: DataFrame, charted: list[dict], spans: dict) -> list[dict]:

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from state_machine import events as E
 from state_machine.selectors import ElectionKind
+from state_machine.states import ABSENT_PARTITION_STATES, is_offline
 
 UNCLEAN_RED = "#e00000"
 OFFLINE_GREY = "#3a3a3a"
@@ -34,17 +35,6 @@ UP_GREEN, DOWN_GREY = "#5cb85c", "#b0b0b0"
 
 WIDTH, LEFT, RIGHT = 960, 90, 10
 PLOT = WIDTH - LEFT - RIGHT
-
-
-# A partition not yet elected or deleted is not offline: it is not there to serve.
-ABSENT_STATES = ("NewPartition", "NonExistentPartition")
-OFFLINE_STATE = "OfflinePartition"
-
-
-def is_offline(partition_state: str, leader: int) -> bool:
-    """Offline: in OfflinePartition (its leader's broker is gone), or with no leader, while it exists.
-    jobs.report.availability sums the same predicate in Spark."""
-    return partition_state not in ABSENT_STATES and (partition_state == OFFLINE_STATE or leader < 0)
 
 
 class TimelineRow(NamedTuple):
@@ -118,7 +108,7 @@ def partition_chart(name: str, rows: list[TimelineRow], scale: Scale) -> Markup:
         x0, x1 = scale.x(r.valid_from), scale.x(r.valid_to or scale.t1)
         w = max(x1 - x0, 0.5)
         what = f"{_fmt(r.valid_from)} to {_fmt(r.valid_to) or 'end'}: "
-        if r.partition_state in ABSENT_STATES:
+        if r.partition_state in ABSENT_PARTITION_STATES:
             body.append(f'<rect class="absent" x="{x0}" y="{leader_y}" width="{w}" height="{leader_h}" '
                         f'fill="{ABSENT_FILL}"><title>{escape(what + r.partition_state)}</title></rect>')
         elif is_offline(r.partition_state, r.leader):

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 TAG = "controller_replay"
 
 # The tables whose commits are tagged; `audit_runs` is the completion mark itself, read whole.
-RUN_TABLES = ("partition_timeline", "replica_timeline", "violations", "quarantine")
+RUN_TABLES = ("partition_timeline", "replica_timeline", "violations", "quarantine", "partition_availability",
+              "broker_failures")
 
 # A run on another host is taken for dead when its first commit is older than this: its process
 # cannot be asked. On this host the process itself is asked.

@@ -131,12 +131,51 @@ AUDIT_RUNS = (
                                          "defined). Null on runs recorded before this column."),
 )
 
+# The kinds of election partition_timeline.election names (state_machine.selectors.ElectionKind;
+# tests/core/test_generated_docs.py holds the two to the same list).
+ELECTION_KINDS = ("initial", "offline", "unclean", "reassign", "preferred", "controlled_shutdown", "noop")
+
+PARTITION_AVAILABILITY = KEY + (
+    Field("window_start", "timestamp", False, "Start of the window (UTC, the start of a day or an hour: the "
+                                              "audit's --availability-window)."),
+    Field("window_end", "timestamp", False, "End of the window (exclusive)."),
+    Field("exists_s", "double", False, "Seconds of the window the partition existed: elected and not deleted "
+                                       "(not NewPartition or NonExistentPartition), up to the last event time the "
+                                       "cluster's audits read."),
+    Field("offline_s", "double", False, "Seconds it was offline: OfflinePartition, or no leader (-1)."),
+    Field("under_replicated_s", "double", False, "Seconds its ISR was smaller than its replicas."),
+    Field("isr_of_one_s", "double", False, "Seconds its ISR held one replica."),
+    *(Field(f"{kind}_elections", "int", False, f"Elections of kind `{kind}` inside the window "
+                                               "(partition_timeline.election).") for kind in ELECTION_KINDS),
+)
+
+BROKER_FAILURES = (
+    Field("cluster", "string", False, "Cluster name."),
+    Field("broker", "int", False, "The broker that failed."),
+    Field("failed_at", "timestamp", False, "When the controller recorded its failure (BrokerFailure)."),
+    Field("partitions_led", "int", False, "Partitions it led then (partition_timeline's row in force at failed_at)."),
+    Field("partitions_moved", "int", False, "Of those, the partitions the controller gave another leader: their "
+                                            "next change of leader names a broker."),
+    Field("partitions_offline", "int", False, "Of those, the partitions the controller left without a leader (-1): "
+                                              "no replica it could elect."),
+    Field("partitions_unmoved", "int", False, "Of those, the partitions whose leader no later row changes (the broker "
+                                              "came back first, or the input ends)."),
+    Field("first_moved_at", "timestamp", True, "When the first of the moved partitions got its new leader; null "
+                                               "when none moved."),
+    Field("last_moved_at", "timestamp", True, "When the last of them did; null when none moved."),
+    Field("reaction_s", "double", True, "The controller's reaction time: seconds from failed_at to last_moved_at, "
+                                        "how long it took to elect new leaders for the partitions the broker led; "
+                                        "null when none moved."),
+)
+
 TABLES: dict[str, tuple[Field, ...]] = {
     "partition_timeline": PARTITION_TIMELINE,
     "replica_timeline": REPLICA_TIMELINE,
     "violations": VIOLATIONS,
     "quarantine": QUARANTINE,
     "audit_runs": AUDIT_RUNS,
+    "partition_availability": PARTITION_AVAILABILITY,
+    "broker_failures": BROKER_FAILURES,
 }
 
 # Natural keys of the tables MERGEd on them: a re-run of the same input writes onto the same
@@ -155,10 +194,28 @@ REPLAY_TIMES: dict[str, str] = {
     "violations": "event_time",
 }
 
+# The tables derived from partition_timeline (jobs.availability), and the time that orders their
+# rows. Each run writes them again whole for its clusters, after partition_timeline.
+DERIVED_TIMES: dict[str, str] = {
+    "partition_availability": "window_start",
+    "broker_failures": "failed_at",
+}
+
+# Views over the tables, as SQL any engine runs: `controller-replay sql` registers them.
+VIEWS: dict[str, str] = {
+    "topic_availability": (
+        "SELECT cluster, topic, window_start, window_end, COUNT(*) AS partitions,\n"
+        "       SUM(exists_s) AS exists_s, SUM(offline_s) AS offline_s, MAX(offline_s) AS max_offline_s,\n"
+        "       SUM(under_replicated_s) AS under_replicated_s, SUM(isr_of_one_s) AS isr_of_one_s,\n"
+        + ",\n".join(f"       SUM({k}_elections) AS {k}_elections" for k in ELECTION_KINDS)
+        + "\nFROM partition_availability\nGROUP BY cluster, topic, window_start, window_end"),
+}
+VIEW_SOURCES: dict[str, tuple[str, ...]] = {"topic_availability": ("partition_availability",)}
+
 # Partition columns of the tables this project creates (a table made by an earlier version keeps
 # its layout). By cluster, the replayed tables' writes (an overwrite of the run's clusters) touch
 # only their clusters' files, so audits of different clusters into one warehouse do not conflict.
-PARTITION_COLUMNS: dict[str, tuple[str, ...]] = {name: ("cluster",) for name in REPLAY_TIMES}
+PARTITION_COLUMNS: dict[str, tuple[str, ...]] = {name: ("cluster",) for name in (*REPLAY_TIMES, *DERIVED_TIMES)}
 
 TABLE_PROPERTIES: dict[str, str] = {
     "delta.appendOnly": "false",

@@ -6,7 +6,7 @@
 Four pages hold generated blocks between two markers; the prose around them is written by hand:
 
     docs/tables.md   schemas/tables.py: TABLES (each column's name, type, nullability, doc),
-                     MERGE_KEYS, REPLAY_TIMES, PARTITION_COLUMNS, TABLE_PROPERTIES
+                     MERGE_KEYS, REPLAY_TIMES, DERIVED_TIMES, VIEWS, PARTITION_COLUMNS, TABLE_PROPERTIES
     docs/events.md   schemas/events.py: EVENT_FIELDS, EVENT_TYPES; state_machine/events.py's routing sets
     docs/eras.md     state_machine/eras.py: ERA_RELEASES, BEHAVIOURS, KRAFT_BEHAVIOUR, KRAFT_BEHAVIOURS
     docs/rules.md    state_machine/checks.py: RULES; state_machine/findings.py: FINDINGS, FACT_KEYS,
@@ -55,7 +55,9 @@ def _names(names) -> str:
 def tables_blocks(tables: Mapping = schema_tables.TABLES, merge_keys: Mapping = schema_tables.MERGE_KEYS,
                   replay_times: Mapping = schema_tables.REPLAY_TIMES,
                   partition_columns: Mapping = schema_tables.PARTITION_COLUMNS,
-                  properties: Mapping = schema_tables.TABLE_PROPERTIES) -> dict[str, str]:
+                  properties: Mapping = schema_tables.TABLE_PROPERTIES,
+                  derived_times: Mapping = schema_tables.DERIVED_TIMES,
+                  views: Mapping = schema_tables.VIEWS) -> dict[str, str]:
     out = []
     for name, fields in tables.items():
         if name in merge_keys:
@@ -63,6 +65,9 @@ def tables_blocks(tables: Mapping = schema_tables.TABLES, merge_keys: Mapping = 
         elif name in replay_times:
             how = (f"Written by time window on `{replay_times[name]}`: a run replaces its clusters' rows inside "
                    "its input's window.")
+        elif name in derived_times:
+            how = ("Derived from `partition_timeline` (jobs/availability.py): a run writes its clusters' rows "
+                   f"again whole, after `partition_timeline`. Ordered by `{derived_times[name]}`.")
         else:
             how = "Appended."
         parts = partition_columns.get(name)
@@ -76,7 +81,8 @@ def tables_blocks(tables: Mapping = schema_tables.TABLES, merge_keys: Mapping = 
         by_column.setdefault(tuple(partition_columns[name]), []).append(name)
     summary = ["Table properties: " + ", ".join(f"`{k}={v}`" for k, v in properties.items()) + "."]
     summary += [f"Partition column: {_names(cols)}, for {_names(names)}." for cols, names in by_column.items()]
-    return {"tables": "\n".join(out), "table-properties": "\n".join(summary) + "\n"}
+    defined = [f"### `{name}` (view)\n\n```sql\nCREATE VIEW {name} AS\n{sql}\n```\n" for name, sql in views.items()]
+    return {"tables": "\n".join(out), "table-properties": "\n".join(summary) + "\n", "views": "\n".join(defined)}
 
 
 # ---------------------------------------------------------------- docs/events.md

@@ -47,6 +47,17 @@ REPLICA_STATE_CODES = {
     ReplicaState.NonExistentReplica: 7,
 }
 
+# A partition not yet elected, or deleted, is not there to serve: not offline, not available.
+ABSENT_PARTITION_STATES = (PartitionState.NewPartition.value, PartitionState.NonExistentPartition.value)
+
+
+def is_offline(partition_state: str, leader: int) -> bool:
+    """Offline: in OfflinePartition (its leader's broker is gone), or with no leader, while it
+    exists. jobs.availability sums the same predicate in Spark."""
+    return partition_state not in ABSENT_PARTITION_STATES and (
+        partition_state == PartitionState.OfflinePartition.value or leader < 0)
+
+
 # 0.8.0 logs short partition-state names (PartitionStateMachine.scala @0.8.0).
 PARTITION_STATE_ALIASES = {
     "New": PartitionState.NewPartition,

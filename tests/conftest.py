@@ -19,6 +19,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # the session fixtures its own tests ask for: .ci/run's scheduler (below) sends the files of one
 # of these to one worker, which builds the fixture once (a file left out may build it again).
 SHARED_BY = {"samples_audit": ("tests/spark/test_real_samples.py", "tests/spark/test_standalone_cluster.py",
+                               "tests/spark/test_availability.py",
                                "tests/spark/test_report.py")}
 # The order the work goes out to the workers: the longest first, the short files filling in after
 # (a long file that starts last is the run's tail). A file goes out with the first of these that

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from jobs import report_page as page
 from jobs.report_page import Interval, Scale, TimelineRow
+from state_machine.states import is_offline
 
 T0 = datetime(2026, 11, 26, 1, 0, 0)
 
@@ -58,8 +59,8 @@ def test_unclean_election_is_one_red_marker_where_it_happened():
 
 
 def test_offline_while_its_leader_is_gone_or_none_not_before_its_election_or_once_deleted():
-    assert [page.is_offline(r.partition_state, r.leader) for r in ROWS] == [False, False, True, True, False]
-    assert not page.is_offline("NonExistentPartition", -1)
+    assert [is_offline(r.partition_state, r.leader) for r in ROWS] == [False, False, True, True, False]
+    assert not is_offline("NonExistentPartition", -1)
     svg = page.partition_chart("c/unclean-0", ROWS, SCALE)
     offline = elements(svg, "offline")
     assert [float(attr(e, "x")) for e in offline] == [SCALE.x(at(40)), SCALE.x(at(45))]

@@ -17,7 +17,7 @@ from pyspark.sql import functions as F
 from frames import comparable
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
-from schemas.tables import REPLAY_TIMES
+from schemas.tables import DERIVED_TIMES, REPLAY_TIMES
 from state_machine.carried import broker_changes, carried_cluster, config_changes, controller_changes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
@@ -297,11 +297,26 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     _assert_holds(spark, tmp_path / "backfill", _one_after_another(monday_alone, tuesday_alone))
     audit(tuesday, "backfill")
     _assert_holds(spark, tmp_path / "backfill", nightly)
+    # The tables derived from the timeline hold the same in both orders, and again after a re-run.
+    derived = _assert_same_derived(spark, tmp_path / "backfill", tmp_path / "nightly")
+    assert derived["partition_availability"] and derived["broker_failures"]
 
     # The logs so far: their window covers both nights' and replaces them.
     audit(grown, "grown-alone")
     audit(grown, "nightly")
     _assert_holds(spark, tmp_path / "nightly", _held(spark, tmp_path / "grown-alone"))
+    _assert_same_derived(spark, tmp_path / "nightly", tmp_path / "grown-alone")
+
+
+def _assert_same_derived(spark, warehouse, other) -> dict[str, list]:
+    """The tables derived from partition_timeline (DERIVED_TIMES) hold the same rows in both
+    warehouses: those rows, sorted."""
+    held = {}
+    for name in DERIVED_TIMES:
+        a, b = (sorted(map(repr, table(spark, w, name).collect())) for w in (warehouse, other))
+        assert a == b, name
+        held[name] = a
+    return held
 
 
 def _iso(ms: int) -> str:

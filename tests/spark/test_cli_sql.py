@@ -14,6 +14,7 @@ import pytest
 from delta.tables import DeltaTable
 
 from jobs.cli import spark_error
+from schemas import tables as schema_tables
 from jobs.sql_guard import READ_ONLY_CONF, Refused, lock_down, query, read_only_plan
 from terminal import Terminal
 
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[2]
 CONSOLE_SCRIPT = Path(sys.executable).with_name("controller-replay")
 SAMPLE = ROOT / "data" / "samples" / "era-2.6.3-info.jsonl"
-TABLES = ("partition_timeline", "replica_timeline", "violations", "quarantine", "audit_runs")
+TABLES = tuple(schema_tables.TABLES)
+VIEWS = tuple(schema_tables.VIEWS)
 
 READING = (
     "SELECT rule, count(*) AS n FROM violations GROUP BY rule HAVING count(*) > 0 ORDER BY n DESC LIMIT 3 OFFSET 0",
@@ -111,7 +113,7 @@ def locked(spark, warehouse):
     for key, value in READ_ONLY_CONF.items():
         session.conf.set(key, value)
     lock_down(session)
-    assert set(register_tables(session, str(warehouse))) == set(TABLES)
+    assert set(register_tables(session, str(warehouse))) == set(TABLES) | set(VIEWS)
     return session
 
 
@@ -226,7 +228,7 @@ def test_cli_sql_prompt_at_a_terminal(spark, warehouse, tmp_path):
     term = Terminal([str(CONSOLE_SCRIPT), "sql", "--warehouse", str(warehouse)], env)
     try:
         banner = term.expect("sql> ", timeout=600)
-        assert "tables: audit_runs, partition_timeline, quarantine, replica_timeline, violations" in banner
+        assert "tables: " + ", ".join(sorted(TABLES + VIEWS)) in banner
         term.send("SELECT count(*) AS n\r")
         term.expect("  -> ")
         term.send("  FROM violations;\r")

@@ -52,7 +52,7 @@ def test_availability_sums_each_partitions_time_within_the_window(spark):
     got = {(r.topic, r.partition): r.asDict() for r in availability(timeline, violations, bounds).collect()}
     t = got[("t", 0)]
     assert (t["offline_s"], t["under_replicated_s"], t["isr_of_one_s"]) == (20.0, 60.0, 60.0)
-    assert (t["el_initial"], t["el_unclean"], t["el_offline"], t["violations"], t["errors"]) == (0, 1, 0, 1, 1)
+    assert (t["initial_elections"], t["unclean_elections"], t["offline_elections"], t["violations"], t["errors"]) == (0, 1, 0, 1, 1)
     gone = got[("gone", 0)]   # an ISR of one for 20 s of the window, then deleted: not offline
     assert (gone["offline_s"], gone["isr_of_one_s"], gone["violations"]) == (0.0, 20.0, 0)
 
@@ -140,6 +140,12 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     assert violation.get_attribute("data-rule") == "UNCLEAN_LEADER_ELECTION"
     assert "state-change.log:" in violation.text and "isr_before=[1]" in violation.text
     assert section.find_elements(By.CSS_SELECTOR, "svg .failover") and section.find_elements(By.CSS_SELECTOR, "svg .broker-down")
+    # The broker failures with the controller's reaction, as broker_failures holds them.
+    failed = (spark.read.format("delta").load(str(Path(warehouse) / "broker_failures"))
+              .where(F.col("cluster") == CAPTURE).orderBy("failed_at", "broker").collect())
+    shown = section.find_elements(By.CSS_SELECTOR, "table.failures tbody tr")
+    assert failed and len(shown) == len(failed)
+    assert [r.text.split()[0] for r in shown] == [str(f.broker) for f in failed]
 
     chart = browser.find_element(By.CSS_SELECTOR, f'div.chart[data-partition="{name}"]')
     markers = chart.find_elements(By.CSS_SELECTOR, "svg .election.unclean")

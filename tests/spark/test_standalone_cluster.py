@@ -202,7 +202,8 @@ def test_audit_on_the_cluster_matches_the_local_run(cluster, spark, samples_audi
     read, quarantined = sum(i["lines"] for i in files.values()), sum(i["quarantined"] for i in files.values())
     assert f"lines read {read:,} (recognized {read - quarantined:,}, quarantined {quarantined:,})" in proc.stdout, \
         proc.stdout
-    for name in ("partition_timeline", "replica_timeline", "violations", "quarantine"):
+    for name in ("partition_timeline", "replica_timeline", "violations", "quarantine", "partition_availability",
+                 "broker_failures"):
         a = spark.read.format("delta").load(str(remote / name))
         b = spark.read.format("delta").load(str(local / name))
         if name == "quarantine":

@@ -89,10 +89,12 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
         return settled
 
     monkeypatch.setattr(audit, "settle", settle_then_count)
-    # The run commits to the quarantine and the three replayed tables, at once, then writes its row:
-    # killed after its first commit and after its last but that row (the SIGKILL test below kills
-    # it after its second; bench/kill_at_commits.py after each in turn).
-    for k in (1, 4):
+    # The run commits to the quarantine and the three replayed tables at once, to the two derived
+    # from partition_timeline after it, then writes its row: killed after its first commit and after
+    # its last but that row (the SIGKILL test below kills it after its second;
+    # bench/kill_at_commits.py after each in turn).
+    last = len(RUN_TABLES)
+    for k in (1, last):
         count["n"] = None
 
         def die_after_commit(k=k):
@@ -111,8 +113,8 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
 
     again = run(spark, AuditConfig(inputs=[str(night)], warehouse=str(warehouse), run_id="again"))
     # Each killed run was rolled back by the next: the last by this one.
-    assert list(again.rolled_back) == ["killed-4"]   # killed-1 was rolled back by killed-4
-    assert any("killed-4 had died while writing" in line for line in again.lines())
+    assert list(again.rolled_back) == [f"killed-{last}"]   # killed-1 was rolled back by the last
+    assert any(f"killed-{last} had died while writing" in line for line in again.lines())
     after = readers_see(spark, warehouse)
     assert after["audit_runs"] == ["again", "first"]
     assert {n: after[n] for n in RUN_TABLES} == {n: clean[n] for n in RUN_TABLES}
@@ -122,7 +124,7 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
     assert latest == {n: clean[n] for n in RUN_TABLES}
     rolled = json.loads(read_settled(spark, str(warehouse), "audit_runs").where("run_id = 'again'")
                         .first()["rolled_back_runs"])
-    assert set(rolled) == {"killed-4"} and "partition_timeline" in rolled["killed-4"]
+    assert set(rolled) == {f"killed-{last}"} and "partition_timeline" in rolled[f"killed-{last}"]
 
 
 def test_a_process_killed_by_sigkill_mid_write_is_rolled_back_by_the_next_audit(spark, night, audited, tmp_path):
