@@ -239,6 +239,8 @@ class RecordedDecisions:
             shown = ("isr",) if record.isr is not None and tuple(record.isr) == self.isr else ()
             if epoch is not None:
                 shown += ("leader_epoch", "leader") if record.leader == self.leader else ("leader_epoch",)
+            if record.replicas is not None and tuple(record.replicas) == self.replicas:
+                shown += ("replicas",)
             self._mark_recorded(*shown)
         if epoch is not None and epoch >= self.recorded_epoch:
             self.recorded_epoch = epoch

@@ -253,6 +253,10 @@ class PendingSteps:
             if valid_previous is None:
                 return  # a state this era does not have (0.8.0 deletion states)
             if self.replica_states.get(r, R.NonExistentReplica) not in valid_previous:
+                if target is R.OfflineReplica and r in self.isr and r not in self.replica_states:
+                    # A replica whose state no record showed (its creation is not in the history): the
+                    # controller took it out of the ISR if it was online, and the replay cannot tell.
+                    self._mark_inferred("isr")
                 return  # logged by Kafka as an invalid transition; the replica keeps its state
         self._replica_effects(r, target, cause, record is None)
 

@@ -363,6 +363,9 @@ class ZkHandlers:
         completion steps are queued at once, so that their log lines can claim them."""
         target = self.reassignment_target
         if target is not None and all(r in isr for r in target) and not self._completion_queued:
+            if "isr" in self.inferred_values:
+                # No record showed the ISR that completes it: nor the assignment the completion writes.
+                self._mark_inferred("replicas")
             self._completion_queued = True
             self.pending.extend(ControllerOperations.complete_reassignment(self, cause))
 

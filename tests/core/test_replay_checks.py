@@ -1315,6 +1315,26 @@ def test_an_unclean_election_judged_against_an_inferred_isr_is_at_most_a_warning
     assert "inferred" not in v.facts
 
 
+@pytest.mark.parametrize("isr_line", [True, False])
+def test_a_write_no_record_showed_leaves_the_isr_before_the_next_one_unrecorded(isr_line):
+    # The leader's "ISR updated to [1,2]" (zkVersion 1) is missing from the second history: the
+    # election at zkVersion 2 shows that the znode took a write the replay did not see, so the ISR
+    # [1] it would be judged against is not one a record showed.
+    leaders_write = (e("IsrChange", leader=1, leader_epoch=0, isr=[1, 2], zk_version=1),) if isr_line else ()
+    r = replay("2.4", e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"), *BASE[:2],
+               e("PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition", leader=1, leader_epoch=0,
+                 isr=[1], zk_version=0, **C1),
+               *leaders_write, e("BrokerFailure", brokers=[1]),
+               e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+               e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2,
+                 leader_epoch=1, isr=[2], zk_version=2, **C1))
+    if isr_line:
+        clean(r)
+    else:
+        v = the_one(r, "UNCLEAN_LEADER_ELECTION", "warning", r.events[6], r.events[3])
+        assert (v.facts["isr_before"], v.facts["inferred"]) == ("[1]", "isr")
+
+
 def test_a_recorded_isr_checked_against_an_inferred_leader_is_at_most_a_warning():
     # INFO: broker 1's failure and the offline election it sets off are not logged; the replay
     # infers leader 2. A write of an ISR without 2 is judged against that inferred leader.
