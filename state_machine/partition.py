@@ -79,6 +79,10 @@ def _unclean_value(event: Event) -> bool | None:
     return None if event.config_value is None else event.config_value.strip().lower() == "true"
 
 
+# The values a computed write leaves inferred, by (it changes the leader, it changes the ISR).
+_WRITTEN = {(leader, isr): frozenset(("leader_epoch",) + (("leader",) if leader else ()) + (("isr",) if isr else ()))
+            for leader in (False, True) for isr in (False, True)}
+
 _IMMUTABLE = (tuple, frozenset, int, str, float, type(None), Era)
 
 
@@ -415,8 +419,9 @@ class PartitionModel:
         """A leader/ISR the replay computed (a selector's, an ISR removal's, an epoch bump's): what
         it changes, no record shows."""
         isr = tuple(isr)
-        changed = ("leader_epoch",) + (("leader",) if leader != self.leader else ()) + (("isr",) if isr != self.isr else ())
-        self._mark_inferred(*changed)
+        changed = _WRITTEN[(leader != self.leader, isr != self.isr)]
+        if not changed <= self.inferred_values:
+            self.inferred_values |= changed
         self.leader = leader
         self.isr = self.controller_isr = isr
         self.leader_epoch += 1
