@@ -772,15 +772,27 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     The cluster's partitions are then numbered again (its rows before the window, this run's,
     its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
     commit: an overwrite of the run's clusters (replaceWhere), its userMetadata `tag`."""
-    from delta.tables import DeltaTable
-    from pyspark.sql.window import Window
-
     path, created = ensure_table(spark, warehouse, name)
     theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
     if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
         # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
         _tagged(df.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
         return path
+    rows = replaced_rows(spark, path, name, df, clusters, windows)
+    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+    return path
+
+
+def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clusters: list[str],
+                  windows: dict[str, tuple[int | None, int | None]]) -> DataFrame:
+    """The replayed table's rows of `clusters` once this run's (`df`) replace those inside its
+    window (write_replayed): the table's rows before the window, the run's, its rows after, each
+    partition's numbered again; `df` alone where the table holds nothing yet."""
+    from delta.tables import DeltaTable
+    from pyspark.sql.window import Window
+
+    if not DeltaTable.isDeltaTable(spark, path):
+        return df
     bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
     # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
     # that version's files, which stay on disk (they are only marked removed). A commit to these
@@ -797,9 +809,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
             .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
     if "valid_to" in df.columns:
         rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
-    _tagged(rows.select(*df.columns).write.format("delta").mode("overwrite").option("replaceWhere", theirs),
-            tag).save(path)
-    return path
+    return rows.select(*df.columns)
 
 
 def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
@@ -814,11 +824,12 @@ def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame,
     return path
 
 
-def derived_writes(spark: SparkSession, cfg: AuditConfig, clusters: list[str],
+def derived_writes(spark: SparkSession, cfg: AuditConfig, timeline: DataFrame, clusters: list[str],
                    windows: dict[str, tuple[int | None, int | None]], profile: dict[tuple, dict],
                    tag: str) -> dict[str, Callable[[], str]]:
-    """The writes of the tables derived from partition_timeline (jobs.availability), each to run
-    once this run's partition_timeline is written: they read it as it then is."""
+    """The writes of the tables derived from partition_timeline (jobs.availability), from the
+    rows it holds for `clusters` once this run's (`timeline`) replace their window
+    (replaced_rows): so they are written beside it, not after it."""
     from jobs import availability
 
     changes_now = changes_of(profile, "broker_changes")
@@ -830,9 +841,9 @@ def derived_writes(spark: SparkSession, cfg: AuditConfig, clusters: list[str],
         with lock:
             if not made:
                 earlier = availability.earlier_runs(spark, cfg.warehouse, clusters)
-                timeline = (spark.read.format("delta").load(table_path(cfg.warehouse, "partition_timeline"))
-                            .where(F.col("cluster").isin(clusters)))
-                made.update(availability.derived_tables(spark, timeline, clusters, windows, changes_now,
+                rows = replaced_rows(spark, table_path(cfg.warehouse, "partition_timeline"), "partition_timeline",
+                                     timeline, clusters, windows)
+                made.update(availability.derived_tables(spark, rows, clusters, windows, changes_now,
                                                         cfg.availability_window, earlier))
             return made
 
@@ -999,9 +1010,10 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
         writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, tag=tag)
     else:
         ensure_table(spark, cfg.warehouse, "quarantine")
-    after_timeline = derived_writes(spark, cfg, clusters, windows, ing.profile, tag) if clusters else {}
+    if clusters:
+        writes.update(derived_writes(spark, cfg, tables["partition_timeline"], clusters, windows, ing.profile, tag))
     try:
-        paths, stats = _write_tables(writes, out, after_timeline)
+        paths, stats = _write_tables(writes, out)
         paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))
         by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
         n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
@@ -1047,17 +1059,12 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                         rolled_back=rolled_back, seq_repeats=repeats)
 
 
-def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame,
-                  after_timeline: dict[str, Callable[[], str]]) -> tuple[dict[str, str], list]:
-    """Run the tables' writes (each `committed`), and `after_timeline`'s once partition_timeline
-    is written, and count the replay's output by kind and rule. The tables are independent Delta
-    commits: written at once, one table's planning and commit (driver work) overlaps another's
-    tasks."""
-    with ThreadPoolExecutor(len(writes) + len(after_timeline) + 1) as pool:
+def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple[dict[str, str], list]:
+    """Run the tables' writes (each `committed`) and count the replay's output by kind and rule.
+    The tables are independent Delta commits: written at once, one table's planning and commit
+    (driver work) overlaps another's tasks."""
+    with ThreadPoolExecutor(len(writes) + 1) as pool:
         writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
-        timeline = writing.get("partition_timeline")
-        for name, write in after_timeline.items():
-            writing[name] = pool.submit(lambda name=name, write=write: (timeline.result(), committed(name, write))[1])
         counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
             F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
         paths = {name: w.result() for name, w in writing.items()}

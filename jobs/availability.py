@@ -3,9 +3,10 @@ under-replicated and down to an ISR of one, with its elections by kind (`partiti
 per partition and window; `topic_availability`, the view per topic), and how long the
 controller took to elect new leaders for the partitions a failed broker led (`broker_failures`).
 
-The audit writes both tables after partition_timeline, again whole for the clusters it audited
-(`write_derived`): they are functions of the timeline the warehouse holds and of the runs'
-recorded broker changes, so a re-run writes the same rows. The report sums the same seconds
+The audit writes both tables beside partition_timeline, again whole for the clusters it audited
+(jobs.audit.derived_writes): they are functions of the rows partition_timeline holds for them
+once the run's replace their window, and of the runs' recorded broker changes, so a re-run
+writes the same rows. The report sums the same seconds
 over its own window (`state_seconds`).
 
 A timeline row lasts until the next row's valid_from; the open last row until the last event
@@ -106,27 +107,25 @@ def broker_failures(timeline: DataFrame, failures: DataFrame) -> DataFrame:
     """broker_failures' rows, from `failures` (cluster, broker, failed_at, back_at: unix micros,
     failures_of): the partitions each failed broker led at failed_at, and for each the first row,
     before the broker is back, whose leader is another broker (moved), else one without a leader
-    (offline), else none (unmoved)."""
+    (offline), else none (unmoved). One pass over the rows that reach each failure's span."""
     rows = lasting(timeline, F.lit(None).cast("long"))
-    led = (rows.join(F.broadcast(failures), "cluster")
-           .where((F.col("leader") == F.col("broker")) & (F.col("_from") <= F.col("failed_at"))
-                  & (F.col("_to").isNull() | (F.col("_to") > F.col("failed_at"))) & _exists())
-           .select(*KEY, "broker", "failed_at", "back_at"))
-    later = rows.select(*KEY, F.col("_from").alias("_at"), F.col("leader").alias("_leader"),
-                        _offline().alias("_offline"))
-    after = led.join(later, list(KEY)).where(
-        (F.col("_at") >= F.col("failed_at")) & (F.col("back_at").isNull() | (F.col("_at") < F.col("back_at"))))
-    moved = (F.col("_leader") >= 0) & (F.col("_leader") != F.col("broker"))
-    outcome = after.groupBy(*KEY, "broker", "failed_at").agg(
-        F.min(F.when(moved, F.col("_at"))).alias("moved_at"),
-        F.max(F.col("_offline").cast("int")).alias("went_offline"))
-    per = led.join(outcome, [*KEY, "broker", "failed_at"], "left").groupBy("cluster", "broker", "failed_at").agg(
+    span = (rows.join(F.broadcast(failures), "cluster")
+            .where((F.col("_to").isNull() | (F.col("_to") > F.col("failed_at")))
+                   & (F.col("back_at").isNull() | (F.col("_from") < F.col("back_at")))))
+    after = F.col("_from") >= F.col("failed_at")
+    moved = after & (F.col("leader") >= 0) & (F.col("leader") != F.col("broker"))
+    led = (F.col("_from") <= F.col("failed_at")) & (F.col("leader") == F.col("broker")) & _exists()
+    outcome = (span.groupBy(*KEY, "broker", "failed_at")
+               .agg(F.max(led.cast("int")).alias("led"), F.min(F.when(moved, F.col("_from"))).alias("moved_at"),
+                    F.max((after & _offline()).cast("int")).alias("went_offline"))
+               .where(F.col("led") == 1))
+    per = outcome.groupBy("cluster", "broker", "failed_at").agg(
         F.count(F.lit(1)).cast("int").alias("partitions_led"),
         F.count("moved_at").cast("int").alias("partitions_moved"),
         F.count_if(F.col("moved_at").isNull() & (F.col("went_offline") == 1)).cast("int").alias("partitions_offline"),
         F.min("moved_at").alias("_first"), F.max("moved_at").alias("_last"))
     zero = F.lit(0)
-    return (failures.join(per, ["cluster", "broker", "failed_at"], "left")
+    return (F.broadcast(failures).join(per, ["cluster", "broker", "failed_at"], "left")
             .select("cluster", "broker", F.timestamp_micros("failed_at").alias("failed_at"),
                     F.coalesce("partitions_led", zero).alias("partitions_led"),
                     F.coalesce("partitions_moved", zero).alias("partitions_moved"),
@@ -189,4 +188,5 @@ def derived_tables(spark: SparkSession, timeline: DataFrame, clusters: list[str]
     observed_to = local_frame(spark, ends, "cluster string, observed_to long")
     failed = local_frame(spark, failures, "cluster string, broker int, failed_at long, back_at long")
     return {"partition_availability": partition_availability(timeline, observed_to, unit),
-            "broker_failures": broker_failures(timeline, failed)}
+            # no failure, no row: the clusters' rows go without a query of the timeline
+            "broker_failures": broker_failures(timeline, failed) if failures else broker_failures(timeline.limit(0), failed)}

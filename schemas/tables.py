@@ -195,7 +195,7 @@ REPLAY_TIMES: dict[str, str] = {
 }
 
 # The tables derived from partition_timeline (jobs.availability), and the time that orders their
-# rows. Each run writes them again whole for its clusters, after partition_timeline.
+# rows. Each run writes them again whole for its clusters, from the timeline rows it writes.
 DERIVED_TIMES: dict[str, str] = {
     "partition_availability": "window_start",
     "broker_failures": "failed_at",

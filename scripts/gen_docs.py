@@ -67,7 +67,7 @@ def tables_blocks(tables: Mapping = schema_tables.TABLES, merge_keys: Mapping = 
                    "its input's window.")
         elif name in derived_times:
             how = ("Derived from `partition_timeline` (jobs/availability.py): a run writes its clusters' rows "
-                   f"again whole, after `partition_timeline`. Ordered by `{derived_times[name]}`.")
+                   f"again whole, from the timeline rows it writes. Ordered by `{derived_times[name]}`.")
         else:
             how = "Appended."
         parts = partition_columns.get(name)
