@@ -203,11 +203,13 @@ DERIVED_TIMES: dict[str, str] = {
 
 # Views over the tables, as SQL any engine runs: `controller-replay sql` registers them.
 VIEWS: dict[str, str] = {
+    # Rounded to the microsecond the partitions' seconds are exact to: a sum of doubles is not.
     "topic_availability": (
         "SELECT cluster, topic, window_start, window_end, COUNT(*) AS partitions,\n"
-        "       SUM(exists_s) AS exists_s, SUM(offline_s) AS offline_s, MAX(offline_s) AS max_offline_s,\n"
-        "       SUM(under_replicated_s) AS under_replicated_s, SUM(isr_of_one_s) AS isr_of_one_s,\n"
-        + ",\n".join(f"       SUM({k}_elections) AS {k}_elections" for k in ELECTION_KINDS)
+        + ",\n".join(f"       ROUND({agg}({col}), 6) AS {name}" for agg, col, name in (
+            ("SUM", "exists_s", "exists_s"), ("SUM", "offline_s", "offline_s"), ("MAX", "offline_s", "max_offline_s"),
+            ("SUM", "under_replicated_s", "under_replicated_s"), ("SUM", "isr_of_one_s", "isr_of_one_s")))
+        + ",\n" + ",\n".join(f"       SUM({k}_elections) AS {k}_elections" for k in ELECTION_KINDS)
         + "\nFROM partition_availability\nGROUP BY cluster, topic, window_start, window_end"),
 }
 VIEW_SOURCES: dict[str, tuple[str, ...]] = {"topic_availability": ("partition_availability",)}
