@@ -4,7 +4,7 @@ A `MessagePattern` names one format string of one range of Kafka releases (the s
 follows), the regex that matches the message body (envelope and logIdent prefix already
 removed), and a builder that turns the match into canonical events. The parser modules
 (ZooKeeper mode: `zk_state_change`, `zk_controller`, `zk_controller_machinery`, `zk_server`;
-KRaft: `kraft_dump`, `kraft_controller`, `kraft_migration`, `kraft_broker`) each export
+KRaft: `kraft_dump`, `kraft_controller`, `kraft_migration`, `kraft_broker`, `kraft_raft`) each export
 `PATTERNS`; `match_message` reads them all. A new Kafka version is a new row, not a new
 branch.
 
@@ -87,11 +87,11 @@ def catalogue() -> Index:
     """keyword -> patterns, from every parser module (loaded once)."""
     global _CATALOGUE
     if _CATALOGUE is None:
-        from ingest import (kraft_broker, kraft_controller, kraft_dump, kraft_migration, zk_controller,
+        from ingest import (kraft_broker, kraft_controller, kraft_dump, kraft_migration, kraft_raft, zk_controller,
                             zk_controller_machinery, zk_server, zk_state_change)
 
         modules = (zk_state_change, zk_controller, zk_controller_machinery, zk_server,
-                   kraft_dump, kraft_controller, kraft_migration, kraft_broker)
+                   kraft_dump, kraft_controller, kraft_migration, kraft_broker, kraft_raft)
         _CATALOGUE = index([p for module in modules for p in module.PATTERNS])
     return _CATALOGUE
 
@@ -125,10 +125,16 @@ def keyword_of(body: str) -> str:
     ("t-0 starts at Leader Epoch ..."); a ratio "%d/%d" ("2/3 replicas have caught up ..."); the
     0.8-1.0 controller's request threads, whose log ident is their name with both ids
     ("[Controller-1-to-broker-2-send-thread], ..."), "[send-thread]"; the 0.8-0.10 topic deletion
-    thread's ("[delete-topics-thread-1], ..."), "[delete-topics-thread]"."""
+    thread's ("[delete-topics-thread-1], ..."), "[delete-topics-thread]"; a metadata record's
+    toString, its class and parenthesis ("PartitionRecord(partitionId=0, ..." is "partitionrecord(");
+    a Java object's default toString, its class and "@%x:"."""
     keyword = body.split(" ", 1)[0].lower()
     if keyword.isdigit():
         return "%d"
+    if "(" in keyword or "@" in keyword:
+        found = _value_keyword(keyword)
+        if found is not None:
+            return found
     if keyword.endswith("]:") and _BRACKETED_ID.search(keyword):
         return _BRACKETED_ID.sub("[%d]", keyword)
     if keyword.endswith(("-send-thread]:", "-send-thread],")):
@@ -143,6 +149,22 @@ def keyword_of(body: str) -> str:
     if "=" in keyword and "[" in keyword:
         return keyword[:keyword.index("=") + 1]
     return keyword
+
+
+_OBJECT_HASH = re.compile(r"@[0-9a-f]+:")
+
+
+def _value_keyword(keyword: str) -> str | None:
+    """A first word that is a value's toString: a metadata record naming its first field
+    ("PartitionRecord(partitionId=0," is "partitionrecord("), or a Java object's default toString
+    ("org.apache.kafka.controller.QuorumController@5e1f3a8c:" is "...quorumcontroller@%x:"). None: neither."""
+    head, paren, rest = keyword.partition("(")
+    if paren and "=" in rest and head.endswith("record") and head.isidentifier():
+        return head + "("
+    at = keyword.rfind("@")
+    if at > 0 and _OBJECT_HASH.fullmatch(keyword, at):
+        return keyword[:at] + "@%x:"
+    return None
 
 
 def match_message(body: str, ctx: LineContext, table: Index | None = None) -> tuple[MessagePattern, list] | None:

@@ -53,6 +53,23 @@ def _active_controller(m: re.Match, ctx: LineContext) -> list:
     return [{"fact": "raft_epoch", "epoch": int(m["epoch"]), "leader": ctx.prefix.broker}]
 
 
+def _renounced(m: re.Match, ctx: LineContext) -> list:
+    """The active controller losing its term (an operation failed with NotLeaderException, or the
+    Raft client moved to a new epoch): the epoch it led was its own (the prefix names it, else
+    the line's `QuorumController@hash` tells nothing of it), and where the line names the new
+    epoch's leader, that epoch is that leader's. A standby's failure (`already in standby mode`)
+    names no epoch: nothing."""
+    groups = m.groupdict()
+    out = []
+    old = groups.get("old") or groups.get("old2")
+    if old is not None and int(old) >= 0 and ctx.prefix.broker is not None:   # -1: it held no epoch
+        out.append({"fact": "raft_epoch", "epoch": int(old), "leader": ctx.prefix.broker})
+    leader = groups.get("leader")
+    if groups.get("epoch") is not None and leader is not None and leader != "(none)":
+        out.append({"fact": "raft_epoch", "epoch": int(groups["epoch"]), "leader": int(leader)})
+    return out
+
+
 # The KRaft controller's own lines: their ranges are the cluster's release (ingest.detect).
 CONTROLLER_ROW_PREFIX = "kraft.controller."
 
@@ -151,9 +168,9 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
     row("kraft.controller.becoming_active_28", f"{_QC} handleClaim @2.8.0..@2.8.2", "2.8.0", "2.8.2", "Becoming",
         r"Becoming active at controller epoch (?P<epoch>\d+)\.$", _active_controller),
     row("kraft.controller.renouncing", f"{_QC} handleRenounce / handleLeaderChange @2.8.0..", "2.8.0", None, "Renouncing",
-        r"Renouncing the leadership (?:at oldEpoch \d+ due to a metadata log event|due to a metadata log event\."
-        r" We were the leader at epoch \d+, but in the new epoch \d+, the leader is (?:\d+|\(none\)))\."
-        r" Reverting to last (?:committed|stable) offset -?\d+\.$", no_events),
+        r"Renouncing the leadership (?:at oldEpoch (?P<old>\d+) due to a metadata log event|due to a metadata log event\."
+        r" We were the leader at epoch (?P<old2>\d+), but in the new epoch (?P<epoch>\d+), the leader is "
+        r"(?P<leader>\d+|\(none\)))\. Reverting to last (?:committed|stable) offset -?\d+\.$", _renounced),
     # 3.9's two periodic elections (4.0 logs them as periodic tasks); their records are in the dump.
     *(row(f"kraft.controller.{name}_generated", f"{_QC} {task} @3.9.0..@3.9.2", "3.9.0", "3.9.2", f"{task}:",
           rf"{task}: generated \d+ records in \d+ microseconds\.(?: Rescheduling immediately\.)?$", no_events)
@@ -418,6 +435,15 @@ _OPERATIONS_28 = ("allocateProducerIds", "alterClientQuotas", "alterPartition", 
 _RAFT_EVENTS_28 = ("handleClaim[%d]", "handleRenounce[%d]", "handleCommits[%d]")
 
 
+def _failed_renouncing(m: re.Match, ctx: LineContext) -> list:
+    """An operation that failed on the active controller (NotLeaderException: the Raft client lost
+    the epoch; or any unexpected error) makes it renounce: the epoch it names was the prefix's
+    controller's, and is over. A failure that renounces nothing changes nothing."""
+    if m["renouncing"] is None or m["at"] is None or int(m["at"]) < 0 or ctx.prefix.broker is None:
+        return []
+    return [{"fact": "raft_epoch", "epoch": int(m["at"]), "leader": ctx.prefix.broker}]
+
+
 def _operation_regex(op: str) -> str:
     """An operation's name as a regex: its "%d" (an epoch, an offset) matches any number, its
     "%s" a snapshot id."""
@@ -434,8 +460,9 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     row(f"kraft.controller.event_failed.{op}", "EventHandlerExceptionInfo.java failureMessage @3.6.0..", "3.6.0", None,
         _operation_keyword(op), _operation_regex(op)
         + r": event (?:failed with|unable to start processing because of) \w+(?: \(treated as \w+\))?"
-        r"(?: at epoch \d+)?(?: in \d+ microseconds)?(?:\. Renouncing leadership and reverting to the last committed offset "
-        r"-?\d+|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$", no_events)
+        r"(?: at epoch (?P<at>\d+))?(?: in \d+ microseconds)?(?:(?P<renouncing>\. Renouncing leadership and reverting to the "
+        r"last committed offset -?\d+)|\. The controller is already in standby mode)?\.(?: Exception message: .*)?$",
+        _failed_renouncing)
     for op in sorted(set(_FAILED_OPERATIONS + _OPERATIONS_28))) + tuple(
     # 2.8-3.5 QuorumController.handleEventException, each form one alternative (the row's range is
     # their hull): INFO "failed with E in N us" (3.5 adds ". Reason: m"); ERROR 3.2-3.5 "unable to
@@ -445,12 +472,18 @@ EVENT_FAILED_PATTERNS: tuple[MessagePattern, ...] = tuple(
     row(f"kraft.controller.event_exception_28.{op}", f"{_QC} handleEventException @2.8.2..@3.5.2", "2.8.0", "3.5.2",
         _operation_keyword(op), _operation_regex(op) + r": (?:failed with \w+ in \d+ us(?:\. Reason: .*)?"
         r"|unable to start processing because of \w+\.(?: Reason: .*)?"
-        r"|failed with unknown server exception \w+ (?:at epoch \d+ in \d+ us\.  (?:Renouncing leadership "
+        r"|failed with unknown server exception \w+ (?:at epoch (?P<at>-?\d+) in \d+ us\.  (?P<renouncing>Renouncing leadership "
         r"and reverting to the last committed offset|Reverting to last committed offset) -?\d+|in \d+ us\.  The controller "
-        r"is already in standby mode)\.)$", no_events)
+        r"is already in standby mode)\.)$", _failed_renouncing)
     for op in _OPERATIONS_28 + _RAFT_EVENTS_28) + (
     row("kraft.controller.unable_to_start_28", f"{_QC} handleEventException @2.8.2..@3.1.2 (INFO)", "2.8.0", "3.1.2",
-        "unable", r"unable to start processing \w+ because of \w+\.$", no_events),)
+        "unable", r"unable to start processing \w+ because of \w+\.$", no_events),
+    # 2.8.0-3.1.2 name the controller object, not the operation (`this`, Object.toString): the
+    # line names no operation, and its epoch is the one the controller resigns (raftClient.resign).
+    row("kraft.controller.event_exception_object", f"{_QC} handleEventException WARN @2.8.0..@3.1.2 (`this` for the name)",
+        "2.8.0", "3.1.2", "org.apache.kafka.controller.QuorumController@%x:",
+        r"org\.apache\.kafka\.controller\.QuorumController@[0-9a-f]+: failed with unknown server exception \w+ at epoch "
+        r"(?P<at>-?\d+) in \d+ us\.  (?P<renouncing>Reverting) to last committed offset -?\d+\.$", _failed_renouncing),)
 
 
 PATTERNS: tuple[MessagePattern, ...] = CONTROLLER_PATTERNS + REPLAY_COPY_PATTERNS + EVENT_FAILED_PATTERNS

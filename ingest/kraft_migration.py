@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
-from ingest.catalog import LineContext, MessagePattern, no_events, row
+from ingest.catalog import LineContext, MessagePattern, event, no_events, row
+from ingest.kraft_records import TOPIC_RESOURCE, partition_record_fields
+from state_machine.partition import UNCLEAN_CONFIG
 
 _MD = "KRaftMigrationDriver.java"
 _KZ = "KafkaZkClient.scala tryRegisterKRaftControllerAsActiveController"
@@ -53,7 +55,86 @@ def _kraft_controller_registered(m: re.Match, ctx: LineContext) -> list:
              "recording_broker": int(m["c"])}]
 
 
-PATTERNS: tuple[MessagePattern, ...] = _migration_rows((
+# ---------------------------------------------------------------- the migrated records, at TRACE
+# The driver prints each record it copies from ZooKeeper in its toString form (3.6.0..: one TRACE
+# line per record, RecordRedactor.toLoggableString; 3.4-3.5: the whole batch on the INFO line's
+# TRACE twin, recordBatchToString). They are the migration's view of the partitions: what ZooKeeper
+# held when the KRaft controller took over. The cluster is replayed in ZooKeeper mode, as its
+# brokers saw it, so a partition's record is read as a copy of the partition's LeaderAndIsr (a
+# LeaderAndIsrReceived: applied only when newer than what the replay knows, and naming the replicas
+# of a partition no line created), a topic's config as a ConfigObserved, a TopicRecord as the
+# topic's name. With the metadata-log dump in the input (a KRaft era) the dump's records are the
+# events and these copies change nothing.
+_UUID = r"[\w-]+"
+_IDS = r"\[[\d, ]*\]"
+_TOPIC_RECORD = rf"TopicRecord\(name='(?P<topic>[^']*)', topicId=(?P<tid>{_UUID})\)"
+# PartitionRecord.json v0 (3.4-3.6); 3.7 adds `directories` and KIP-966's tagged ELR fields, whose
+# camelCase name is `lastKnownELR` to 3.8 and `lastKnownElr` from 3.9.
+_PARTITION_RECORD = (rf"PartitionRecord\(partitionId=(?P<p>\d+), topicId=(?P<tid>{_UUID}), replicas=(?P<replicas>{_IDS}), "
+                     rf"isr=(?P<isr>{_IDS}), removingReplicas={_IDS}, addingReplicas={_IDS}, leader=(?P<leader>-?\d+), "
+                     r"leaderRecoveryState=(?P<recovery>-?\d+), leaderEpoch=(?P<epoch>-?\d+), partitionEpoch=(?P<pepoch>-?\d+)")
+_ELR_FIELDS = (r", directories=\[[^\]]*\], eligibleLeaderReplicas=(?P<elr>null|" + _IDS + r"), lastKnown{}=(?P<lkelr>null|"
+               + _IDS + r")")
+_CONFIG_RECORD = (r"ConfigRecord\(resourceType=(?P<rt>\d+), resourceName=(?:'(?P<rn>[^']*)'|null), name='(?P<name>[^']*)', "
+                  r"value=(?:'(?P<value>.*)'|null)\)")
+# The other records a migration copies (ZkMigrationClient, Zk*MigrationClient): nothing the replay reads.
+_OTHER_RECORDS = ("ClientQuotaRecord", "UserScramCredentialRecord", "ProducerIdsRecord", "AccessControlEntryRecord",
+                  "DelegationTokenRecord")
+
+
+def _migrated_topic(m: re.Match, ctx: LineContext) -> list:
+    return [{"fact": "topic_name", "topic_id": m["tid"], "topic": m["topic"]}]
+
+
+def _migrated_partition(m: re.Match, ctx: LineContext) -> list:
+    d = partition_record_fields(m)
+    return [event("LeaderAndIsrReceived", topic_id=d["topicId"], partition=d["partitionId"], leader=d["leader"],
+                  leader_epoch=d["leaderEpoch"], isr=d["isr"], replicas=d["replicas"], zk_version=d["partitionEpoch"])]
+
+
+def _migrated_config(m: re.Match, ctx: LineContext) -> list:
+    # Only the unclean-election switch matters; a broker resource ("" or an id) is broker-wide.
+    if m["name"] != UNCLEAN_CONFIG or m["value"] is None:
+        return []
+    return [event("ConfigObserved", topic=m["rn"] if int(m["rt"]) == TOPIC_RESOURCE else None, config_name=m["name"],
+                  config_value=m["value"])]
+
+
+# 3.4-3.5: `[ApiMessageAndVersion(<record> at version N),ApiMessageAndVersion(...)]`; a ConfigRecord is
+# printed without its value there (`ConfigRecord(resourceType=2, resourceName=t, name=k)`): no event.
+_BATCH_ITEM = re.compile(r"ApiMessageAndVersion\((?P<record>\w+\(.*?\)) at version \d+\)(?=,ApiMessageAndVersion\(|\]$)")
+_BATCH_RECORDS = ((re.compile(_TOPIC_RECORD + "$"), _migrated_topic), (re.compile(_PARTITION_RECORD + r"\)$"), _migrated_partition))
+
+
+def _migrated_batch(m: re.Match, ctx: LineContext) -> list:
+    out = []
+    for item in _BATCH_ITEM.finditer(m["batch"]):
+        for regex, build in _BATCH_RECORDS:
+            found = regex.match(item["record"])
+            if found is not None:
+                out.extend(build(found, ctx))
+    return out
+
+
+_TRACE = f"{_MD} MigrateMetadataEvent TRACE (RecordRedactor.toLoggableString)"
+TRACE_RECORD_ROWS = (
+    ("trace.topic_record", f"{_TRACE} @3.6.0..", "3.6.0", "3.9.2", "TopicRecord(", _TOPIC_RECORD + "$", _migrated_topic),
+    ("trace.partition_record", f"{_TRACE} @3.6.0..@3.6.2 (PartitionRecord v0)", "3.6.0", "3.6.2", "PartitionRecord(",
+     _PARTITION_RECORD + r"\)$", _migrated_partition),
+    ("trace.partition_record_elr_37", f"{_TRACE} @3.7.0..@3.8.1 (directories, lastKnownELR)", "3.7.0", "3.8.1",
+     "PartitionRecord(", _PARTITION_RECORD + _ELR_FIELDS.format("ELR") + r"\)$", _migrated_partition),
+    ("trace.partition_record_elr", f"{_TRACE} @3.9.0.. (lastKnownElr)", "3.9.0", "3.9.2", "PartitionRecord(",
+     _PARTITION_RECORD + _ELR_FIELDS.format("Elr") + r"\)$", _migrated_partition),
+    ("trace.config_record", f"{_TRACE} @3.6.0.. (a sensitive value '(redacted)')", "3.6.0", "3.9.2", "ConfigRecord(",
+     _CONFIG_RECORD + "$", _migrated_config),
+    *((f"trace.{name[0].lower() + name[1:]}", f"{_TRACE} @3.6.0..", "3.6.0", "3.9.2", f"{name}(", rf"{name}\(.*\)$")
+      for name in _OTHER_RECORDS),
+    ("migrating_batch_records", f"{_MD} MigrateMetadataEvent TRACE @3.4.1..@3.5.2 (recordBatchToString)", "3.4.0", "3.5.2",
+     "Migrating", r"Migrating \d+ records from ZK: (?P<batch>\[.*\])$", _migrated_batch),
+)
+
+
+PATTERNS: tuple[MessagePattern, ...] = _migration_rows(TRACE_RECORD_ROWS) + _migration_rows((
     # The driver's state machine (MigrationDriverState) and its own life.
     ("transitioning", f"{_MD} transitionTo @3.4.1.. (TRACE; INFO @3.6.2.. when the state changes)", "3.4.0", "3.9.2", "%d",
      r"\d+ transitioning from [A-Z_]+ to [A-Z_]+ state$"),
@@ -126,8 +207,8 @@ PATTERNS: tuple[MessagePattern, ...] = _migration_rows((
      r"Unable to claim leadership, will retry until we learn of a different KRaft leader$"),
     # Copying ZooKeeper's metadata into the metadata log.
     ("starting", f"{_MD} MigrateMetadataEvent @3.4.1..", "3.4.0", "3.9.2", "Starting", r"Starting ZK migration$"),
-    ("migrating_batch", f"{_MD} MigrateMetadataEvent @3.4.1..@3.6.0 (INFO; TRACE with the records to 3.5.2)", "3.4.0",
-     "3.6.1", "Migrating", r"Migrating \d+ records from ZK(?:: .*)?$"),
+    ("migrating_batch", f"{_MD} MigrateMetadataEvent INFO @3.4.1..@3.6.0 (at TRACE to 3.5.2: migrating_batch_records)",
+     "3.4.0", "3.6.1", "Migrating", r"Migrating \d+ records from ZK$"),
     ("completed_34", f"{_MD} MigrateMetadataEvent @3.4.1..@3.5.2", "3.4.0", "3.5.2", "Completed",
      r"Completed migration of metadata from Zookeeper to KRaft\. A total of \d+ metadata records were generated\. The "
      r"current metadata offset is now -?\d+ with an epoch of -?\d+\. Saw \d+ brokers in the migrated metadata \[[\d, ]*\]\.$"),

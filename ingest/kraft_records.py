@@ -131,3 +131,32 @@ RECORDS = {
     "END_TRANSACTION_RECORD": _transaction(TRANSACTION_END),
     "ABORT_TRANSACTION_RECORD": _transaction(TRANSACTION_ABORT),
 }
+
+
+# ---------------------------------------------------------------- a record's toString
+# The generated message classes' toString (generator MessageDataGenerator.generateFieldToString):
+# `PartitionRecord(partitionId=0, topicId=<uuid>, replicas=[1, 2], ...)`: ints bare, strings quoted
+# (null bare), arrays `[1, 2]` (MessageUtil.deepToString), a nullable array `null`. Logs print
+# records so (KRaftMigrationDriver at TRACE, ingest.kraft_migration); what the replay gets from
+# one is what it gets from the same record in the dump, read from these fields.
+
+def ids_of(text: str | None) -> list[int] | None:
+    """`[1, 2, 3]` (or its inside) as ints; None for `null`."""
+    if text is None or text == "null":
+        return None
+    text = text.strip("[]")
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+def partition_record_fields(m) -> dict:
+    """A PartitionRecord's toString, matched by a regex with groups p, tid, replicas, isr, leader,
+    recovery, epoch, pepoch (and elr, lkelr where the form has them), as the `data` the dump's
+    JSON would give."""
+    groups = m.groupdict()
+    data = {"partitionId": int(groups["p"]), "topicId": groups["tid"], "replicas": ids_of(groups["replicas"]),
+            "isr": ids_of(groups["isr"]), "leader": int(groups["leader"]), "leaderEpoch": int(groups["epoch"]),
+            "partitionEpoch": int(groups["pepoch"]), "leaderRecoveryState": int(groups["recovery"])}
+    for key, group in (("eligibleLeaderReplicas", "elr"), ("lastKnownElr", "lkelr")):
+        if ids_of(groups.get(group)) is not None:
+            data[key] = ids_of(groups[group])
+    return data

@@ -171,7 +171,8 @@ def other_logger_regexes() -> tuple[str, str]:
     envelope = "^" + _unnamed(stock[:stock.index("[\\x01")])
     prefixes = "|".join(_unnamed(rx) for rx in (*(rx for _, rx in PREFIX_ROWS), _OLD_CONTROLLER.pattern, _OLD_BROKER.pattern))
     keywords = "|".join(re.escape(k) for k in sorted(catalogue(), key=lambda k: (-len(k), k)))
-    rewritten = (r"[^ ]*[0-9]", r"[^ ]*\][:,]", r"\[delete-topics-thread-[^ ]*", r"[^ ]*\[[^ ]*=[^ ]*", r"[^ ]*=[^ ]*\[[^ ]*")
+    rewritten = (r"[^ ]*[0-9]", r"[^ ]*\][:,]", r"\[delete-topics-thread-[^ ]*", r"[^ ]*\[[^ ]*=[^ ]*", r"[^ ]*=[^ ]*\[[^ ]*",
+                 r"[A-Za-z_][A-Za-z0-9_]*Record\([^ ]*=[^ ]*", r"[^ ]*@[0-9a-f]+:")
     body = f"{envelope}(?:|{prefixes})(?:|{prefixes})(?:(?i:{keywords})|{'|'.join(rewritten)}) "
     return head, body
 

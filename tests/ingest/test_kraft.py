@@ -31,6 +31,44 @@ def dump_events(line: str) -> list:
     return matched[1]
 
 
+# KRaftMigrationDriver's TRACE lines of the records it copies from ZooKeeper (the generated
+# toString: MessageDataGenerator.generateFieldToString; RecordRedactor; 3.4-3.5 recordBatchToString).
+_PR_V0 = (f"PartitionRecord(partitionId=1, topicId={TID}, replicas=[1, 2, 3], isr=[1, 2], removingReplicas=[], "
+          "addingReplicas=[], leader=2, leaderRecoveryState=0, leaderEpoch=4, partitionEpoch=7")
+_DIRS = ", directories=[AAAAAAAAAAAAAAAAAAAAAA, AAAAAAAAAAAAAAAAAAAAAA, AAAAAAAAAAAAAAAAAAAAAA], eligibleLeaderReplicas=null"
+MIGRATED_TOPIC = {"fact": "topic_name", "topic_id": TID, "topic": "orders"}
+MIGRATED_PARTITION = {"event_type": "LeaderAndIsrReceived", "topic_id": TID, "partition": 1, "leader": 2, "leader_epoch": 4,
+                      "isr": [1, 2], "replicas": [1, 2, 3], "zk_version": 7}
+MIGRATED_RECORD_LINES = [
+    ("3.6.2", f"[KRaftMigrationDriver id=3000] TopicRecord(name='orders', topicId={TID})", [MIGRATED_TOPIC]),
+    ("3.6.2", f"[KRaftMigrationDriver id=3000] {_PR_V0})", [MIGRATED_PARTITION]),
+    ("3.7.2", f"[KRaftMigrationDriver id=3000] {_PR_V0}{_DIRS}, lastKnownELR=null)", [MIGRATED_PARTITION]),
+    ("3.9.2", f"[KRaftMigrationDriver id=3000] {_PR_V0}{_DIRS}, lastKnownElr=null)", [MIGRATED_PARTITION]),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] ConfigRecord(resourceType=2, resourceName='orders', "
+     "name='unclean.leader.election.enable', value='true')",
+     [{"event_type": "ConfigObserved", "topic": "orders", "config_name": "unclean.leader.election.enable",
+       "config_value": "true"}]),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] ConfigRecord(resourceType=4, resourceName='', "
+     "name='unclean.leader.election.enable', value='false')",
+     [{"event_type": "ConfigObserved", "config_name": "unclean.leader.election.enable", "config_value": "false"}]),
+    ("3.8.1", "[KRaftMigrationDriver id=3000] ConfigRecord(resourceType=4, resourceName='1', name='ssl.keystore.password', "
+     "value='(redacted)')", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] ClientQuotaRecord(entity=[EntityData(entityType='user', entityName='alice')], "
+     "key='producer_byte_rate', value=1024.0, remove=false)", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] UserScramCredentialRecord(name='alice', mechanism=1, salt=(redacted), "
+     "storedKey=(redacted), serverKey=(redacted), iterations=4096)", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] ProducerIdsRecord(brokerId=-1, brokerEpoch=-1, nextProducerId=5000)", []),
+    ("3.9.2", "[KRaftMigrationDriver id=3000] AccessControlEntryRecord(id=AAAAAAAAAAAAAAAAAAAAAA, resourceType=2, "
+     "resourceName='orders', patternType=3, principal='User:alice', host='*', operation=3, permissionType=3)", []),
+    ("3.6.2", "[KRaftMigrationDriver id=3000] DelegationTokenRecord(owner='User:alice', requester='User:alice', renewers=[], "
+     "issueTimestamp=1, maxTimestamp=2, expirationTimestamp=3, tokenId='t1')", []),
+    ("3.5.2", "[KRaftMigrationDriver id=3000] Migrating 3 records from ZK: [ApiMessageAndVersion(TopicRecord(name='orders', "
+     f"topicId={TID}) at version 0),ApiMessageAndVersion(ConfigRecord(resourceType=2, resourceName=orders, "
+     f"name=unclean.leader.election.enable) at version 0),ApiMessageAndVersion({_PR_V0}) at version 0)]",
+     [MIGRATED_TOPIC, MIGRATED_PARTITION]),
+]
+
+
 # ZkMigrationLeadershipState.toString (3.4.1..3.9.2)
 MIGRATION_STATE = ("ZkMigrationLeadershipState{kraftControllerId=3000, kraftControllerEpoch=7, kraftMetadataOffset=431, "
                    "kraftMetadataEpoch=7, lastUpdatedTimeMs=1718000000000, migrationZkVersion=3, controllerZkEpoch=6, "
@@ -486,10 +524,10 @@ CONTROLLER_LINES = [
      "42. Loaded ZK migration state of NONE. This is expected because this is a de-novo KRaft cluster.", []),
     ("3.0.2", "[Controller 100] unable to start processing createTopics because of NotControllerException.", []),
     ("3.0.2", "[Controller 100] alterIsr: failed with unknown server exception NullPointerException at epoch 2 in 80 us.  "
-     "Reverting to last committed offset 17.", []),
+     "Reverting to last committed offset 17.", [{"fact": "raft_epoch", "epoch": 2, "leader": 100}]),
     ("3.3.2", "[Controller 100] createTopics: failed with TopicExistsException in 312 us", []),
     ("3.3.2", "[Controller 100] writeNoOpRecord: failed with unknown server exception RuntimeException at epoch 4 in 1234 "
-     "us.  Renouncing leadership and reverting to the last committed offset 99.", []),
+     "us.  Renouncing leadership and reverting to the last committed offset 99.", [{"fact": "raft_epoch", "epoch": 4, "leader": 100}]),
     ("3.4.1", "[Controller 100] alterPartition: unable to start processing because of NotControllerException.", []),
     ("3.5.2", "[QuorumController id=101] createTopics: failed with TopicExistsException in 312 us. Reason: Topic 'orders' "
      "already exists.", []),
@@ -498,7 +536,7 @@ CONTROLLER_LINES = [
     ("3.6.2", "[QuorumController id=101] electLeaders: event unable to start processing because of NotControllerException.",
      []),
     ("3.6.2", "[QuorumController id=101] alterPartition: event failed with RuntimeException at epoch 5 in 77 microseconds. "
-     "Renouncing leadership and reverting to the last committed offset 301.", []),
+     "Renouncing leadership and reverting to the last committed offset 301.", [{"fact": "raft_epoch", "epoch": 5, "leader": 101}]),
     ("3.3.2", "[Controller 100] Registered new broker: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, "
      "incarnationId=P3UFsWoNR-erL9PK98YLsA, brokerEpoch=3, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='broker-1', "
      "port=9092, securityProtocol=0)], features=[], rack=null, fenced=true, inControlledShutdown=false)", []),
@@ -519,9 +557,17 @@ CONTROLLER_LINES = [
      [{"fact": "raft_epoch", "epoch": 2, "leader": 101}]),
     ("2.8.1", "[Controller 100] Becoming active at controller epoch 1.", [{"fact": "raft_epoch", "epoch": 1, "leader": 100}]),
     ("3.4.1", "[Controller 100] Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in "
-     "the new epoch 2, the leader is 101. Reverting to last committed offset 20.", []),
+     "the new epoch 2, the leader is 101. Reverting to last committed offset 20.",
+     [{"fact": "raft_epoch", "epoch": 1, "leader": 100}, {"fact": "raft_epoch", "epoch": 2, "leader": 101}]),
+    ("3.6.2", "[QuorumController id=101] Renouncing the leadership due to a metadata log event. We were the leader at epoch 5, "
+     "but in the new epoch 6, the leader is (none). Reverting to last stable offset 301.",
+     [{"fact": "raft_epoch", "epoch": 5, "leader": 101}]),
     ("2.8.1", "[Controller 100] Renouncing the leadership at oldEpoch 1 due to a metadata log event. Reverting to last "
-     "committed offset 20.", []),
+     "committed offset 20.", [{"fact": "raft_epoch", "epoch": 1, "leader": 100}]),
+    # 2.8-3.1 name the controller object (`this`) where later releases name the operation.
+    ("3.0.1", "[Controller 100] org.apache.kafka.controller.QuorumController@5e1f3a8c: failed with unknown server exception "
+     "NotLeaderException at epoch 3 in 120 us.  Reverting to last committed offset 42.",
+     [{"fact": "raft_epoch", "epoch": 3, "leader": 100}]),
     ("3.9.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds.", []),
     ("3.9.0", "[QuorumController id=101] maybeElectUncleanLeaders: generated 1 records in 212 microseconds. Rescheduling "
               "immediately.", []),
@@ -653,10 +699,12 @@ CONTROLLER_LINES = [
      "average of 8.50 ms each. The slowest event was writeNoOpRecord(544850159), which took 195.53 ms.", []),
     ("4.3.1 (real)", "[QuorumController id=1] writeNoOpRecord: event failed with NotLeaderException (treated as "
      "NotControllerException) at epoch 2 in 260 microseconds. Renouncing leadership and reverting to the last committed "
-     "offset 291. Exception message: Append failed because the replica is not the current leader", []),
+     "offset 291. Exception message: Append failed because the replica is not the current leader",
+     [{"fact": "raft_epoch", "epoch": 2, "leader": 1}]),
     ("3.7.2 (real)", "[QuorumController id=2] completeActivation[1]: event failed with NotLeaderException (treated as "
      "NotControllerException) at epoch 1 in 6903 microseconds. Renouncing leadership and reverting to the last committed "
-     "offset -1. Exception message: Append failed because the replication is not the current leader", []),
+     "offset -1. Exception message: Append failed because the replication is not the current leader",
+     [{"fact": "raft_epoch", "epoch": 1, "leader": 2}]),
     ("3.8.1 (real)", "[QuorumController id=3] Broker 1 registered with feature metadata.version that is unknown to the "
      "controller", []),
     ("3.8.1 (real)", "[QuorumController id=3] Rejecting AlterPartition request from node 3 for events-0 because the current "
@@ -844,6 +892,8 @@ CONTROLLER_LINES = [
      "leader", []),
     ("3.4.1", "[KRaftMigrationDriver id=3000] Starting ZK migration", []),
     ("3.6.0", "[KRaftMigrationDriver id=3000] Migrating 12 records from ZK", []),
+    # The migrated records at TRACE (MIGRATED_RECORD_LINES below).
+    *((v, m, e) for v, m, e in MIGRATED_RECORD_LINES),
     ("3.5.2", "[KRaftMigrationDriver id=3000] Completed migration of metadata from Zookeeper to KRaft. A total of 12 "
      "metadata records were generated. The current metadata offset is now 431 with an epoch of 7. Saw 3 brokers in the "
      "migrated metadata [1, 2, 3].", []),
