@@ -195,10 +195,35 @@ class Unparsed(NamedTuple):
 
 
 class _Open:
-    __slots__ = ("first", "head", "text", "cont", "raws")
+    __slots__ = ("first", "head", "text", "cont", "raws", "dump")
 
-    def __init__(self, first: int, head: Head | None, text: str, raw: str):
-        self.first, self.head, self.text, self.cont, self.raws = first, head, text, [], [raw]
+    def __init__(self, first: int, head: Head | None, text: str, raw: str, dump: bool = False):
+        self.first, self.head, self.text, self.cont, self.raws, self.dump = first, head, text, [], [raw], dump
+
+
+# A kafka-dump-log line pasted through a terminal, a ticket or a code review comes wrapped: its
+# remainder is on the next lines, split at a column (mid-token) or at white space (kept, or lost).
+# The lines after a dump line that begin no record are its remainder; `dump_joins` gives the ways
+# to join them again, and the parser reads the first a catalogue row understands.
+_MAX_JOINS = 4096
+
+
+def dump_joins(parts: list[str]) -> Iterator[str]:
+    """The texts a wrapped dump line may have been: its parts joined as they are, then, at the
+    breaks with no white space on either side, with a space put back (a wrap that dropped it): at
+    one break, then at two, ... (a word wrap breaks a token longer than the width mid-token too).
+    Past _MAX_JOINS ways, only none or all of them."""
+    ambiguous = [i for i in range(1, len(parts)) if parts[i - 1][-1:] not in (" ", "\t") and parts[i][:1] not in (" ", "\t")]
+
+    def joined(spaced: set[int]) -> str:
+        return parts[0] + "".join((" " if i in spaced else "") + p for i, p in enumerate(parts[1:], 1))
+
+    if 2 ** len(ambiguous) > _MAX_JOINS:
+        yield joined(set())
+        yield joined(set(ambiguous))
+        return
+    for mask in sorted(range(2 ** len(ambiguous)), key=lambda m: (bin(m).count("1"), m)):
+        yield joined({i for bit, i in enumerate(ambiguous) if mask >> bit & 1})
 
 
 # A continuation line (a stack trace's, say) at a file's start: the record it belongs to is not in the input.
@@ -214,6 +239,14 @@ NUL_BYTES = ("NUL bytes in the line: UTF-16 text (as a Windows PowerShell redire
 _CRASH_PADDING = re.compile("\x00{2,}")
 CRASH_PADDING = ("NUL padding: the end of the file a host crash left unwritten (and the text before it, a line "
                  "the crash cut short); the record after it on the same line is read")
+
+
+def _continues_record_line(o: _Open, text: str) -> bool:
+    """A line wrapped just before its ` payload: {...}` begins as a --skip-record-metadata line
+    would; after a record line that has no payload yet (that option prints no record line), it is
+    that record's payload."""
+    return (text.startswith("payload: {") and o.text.startswith("| offset: ")
+            and not any("payload: " in part for part in (o.text, *o.cont)))
 
 
 class RecordAssembler:
@@ -241,6 +274,14 @@ class RecordAssembler:
             return
         cur = self._open.get(tag)
         head = parse_head(text)
+        if cur is not None and cur.dump:
+            if head is None and not is_partial_head(text) and (
+                    not text.startswith(DUMP_STARTS) or _continues_record_line(cur, text)):
+                cur.cont.append(text)      # the rest of a wrapped dump line
+                cur.raws.append(raw)
+                return
+            yield self._finish(tag)
+            cur = None
         if cur is not None and cur.head is None:
             if head is None and not is_partial_head(text):   # the rest of a hand-wrapped head
                 cur.raws.append(raw)
@@ -257,7 +298,7 @@ class RecordAssembler:
         if text.startswith(DUMP_STARTS):
             if cur is not None:
                 yield self._finish(tag)
-            yield Record(line_no, 1, tag, None, text, "", raw)
+            self._open[tag] = _Open(line_no, None, text, raw, dump=True)   # until the next record begins
             return
         if is_partial_head(text):
             if cur is not None:
@@ -278,6 +319,9 @@ class RecordAssembler:
 
     def _finish(self, tag: str | None) -> Record | Unparsed:
         o = self._open.pop(tag)
+        if o.dump:
+            # A dump line: `continuation` holds its wrapped remainder's lines, "" when none.
+            return Record(o.first, len(o.raws), tag, None, o.text, "\n".join(o.cont), "\n".join(o.raws))
         if o.head is None:
             return Unparsed(o.first, len(o.raws), tag, "\n".join(o.raws),
                             "truncated record: its lines never complete a log4j line")

@@ -17,8 +17,9 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ingest.catalog import AdaptiveIndex, LineContext, MessagePattern, match_adaptive
 from ingest.compressed import codec_suffix
-from ingest.envelope import LAYOUTS, Clock, Record, RecordAssembler, Unparsed
-from ingest.prefix import _OLD_BROKER, _OLD_CONTROLLER, PREFIX_ROWS, strip_prefix
+from ingest.envelope import (LAYOUTS, LEADING_REASON, NUL_BYTES, Clock, Record, RecordAssembler, Unparsed, dump_joins,
+                             is_continuation, unwrap)
+from ingest.prefix import _OLD_BROKER, _OLD_CONTROLLER, NO_PREFIX, PREFIX_ROWS, strip_prefix
 from schemas.events import EVENT_TYPE_BY_NAME
 from schemas.validate import is_int32, out_of_range
 
@@ -84,6 +85,9 @@ def is_input(relative: str) -> bool:
     return (not name.startswith((".", "_")) and not any(f.startswith(".") for f in folders)
             and name not in SIDE_FILES and not name.endswith(".truth.jsonl"))
 
+
+# A line after a kafka-dump-log line that joins it into nothing a row reads (envelope.dump_joins).
+UNWRAPPED_REASON = "no log4j envelope: not a record head, a continuation or a kafka-dump-log line"
 
 # Why every line of a copy of another input file is quarantined (copied_files).
 COPY_REASON = "a copy of {file} (the same lines): its records are read once, from that file"
@@ -253,6 +257,30 @@ class FileParser:
             yield Out("leading", n, 1, tag, None, None, None, None, None, None, None, raw)
 
     def _record(self, item: Record | Unparsed) -> Iterator[Out]:
+        if isinstance(item, Record) and item.head is None and item.continuation:
+            yield from self._wrapped_dump_line(item)
+            return
+        yield from self._one_record(item)
+
+    def _wrapped_dump_line(self, item: Record) -> Iterator[Out]:
+        """A kafka-dump-log line and the lines after it that begin no record: the line wrapped
+        (envelope.dump_joins), read as the first join a row understands. If none does, the first
+        line is read alone and each other is quarantined, as each would be unwrapped."""
+        parts = [item.message, *item.continuation.split("\n")]
+        ctx = LineContext(None, None, NO_PREFIX, "", "kraft-dump")
+        for text in dump_joins(parts):
+            if match_adaptive(text, ctx, self.table) is not None:
+                yield from self._one_record(item._replace(message=text, continuation=""))
+                return
+        raws = item.raw.split("\n")
+        yield from self._one_record(Record(item.line, 1, item.tag, None, item.message, "", raws[0]))
+        for k, raw in enumerate(raws[1:], 1):
+            reason = (NUL_BYTES if "\x00" in raw else LEADING_REASON if is_continuation(unwrap(raw)[1])
+                      else UNWRAPPED_REASON)   # what the line alone is quarantined for
+            yield Out("quarantine", item.line + k, 1, item.tag, self.order_ts, self.order_epoch, None, None, None, None,
+                      reason, raw)
+
+    def _one_record(self, item: Record | Unparsed) -> Iterator[Out]:
         if isinstance(item, Unparsed):
             yield Out("quarantine", item.line, item.lines, item.tag, self.order_ts, self.order_epoch,
                       None, None, None, None, item.reason, item.raw)
