@@ -24,6 +24,9 @@ PREFIX_ROWS: tuple[tuple[str, str], ...] = (
     ("listener", r"\[(?:Partition|Replica)StateMachine controllerId=(?P<b>\d+)\] "),  # 1.1+
     ("listener", r"\[[A-Za-z ]+ on [Cc]ontroller (?P<b>\d+)\]: "),              # 0.8-0.11 listeners, state machines
     ("listener", r"\[[A-Za-z]+(?:Selector|Manager|Listener)\]: "),              # 0.8-1.0 leader selectors, TopicDeletionManager
+    # server.log kafka.log.Log 1.0+ (UnifiedLog 3.1+): only before the lines the catalogue reads, so that the
+    # Spark ingest still leaves the logger's other lines (retention, segment rolls) out of the parse.
+    ("log", r"\[(?:Unified)?Log partition=(?P<t>\S+)-(?P<p>\d+), dir=[^\]]*\] (?=Truncating |Completed load )"),
     ("server", r"\[KafkaServer id=(?P<b>\d+)\] "),
     ("server", r"\[BrokerServer id=(?P<b>\d+)\] "),
     ("server", r"\[ControllerServer id=(?P<b>\d+)\] "),

@@ -90,15 +90,51 @@ def _kafka_config(m: re.Match, ctx: LineContext) -> list:
 
 
 def _leader_starts_old(m: re.Match, ctx: LineContext) -> list:
-    """0.11-2.5 `t-0 starts at Leader Epoch E ...` (2.4: `at leader epoch E ... with high
+    """0.11-2.5 `t-0 starts at Leader Epoch E from offset O ...` (2.4: `at leader epoch E ... with high
     watermark H`; server.log): the broker of the partition prefix became the partition's leader
-    at epoch E (no ISR printed)."""
+    at epoch E (no ISR printed), its log ending at O (read for an unclean election's records at risk)."""
     p = ctx.prefix
     if p.kind != "partition" or p.broker is None:
         return []   # without the prefix the line names no leader
     topic, partition = parse_partition(m["tp"])
+    hw = m.groupdict().get("hw")
     return [event("LeaderAndIsrReceived", topic=topic, partition=partition, leader=p.broker,
-                  leader_epoch=int(m["e"]), recording_broker=p.broker)]
+                  leader_epoch=int(m["e"]), log_end_offset=int(m["o"]), high_watermark=int(hw) if hw else None,
+                  recording_broker=p.broker)]
+
+
+def _isr_shrink_offsets(m: re.Match, ctx: LineContext) -> list:
+    """2.2+ `Shrinking ISR ... Leader: (highWatermark: H, endOffset: E)`: the proposal, with the
+    leader's high watermark and log end offset then."""
+    return [{**e, "high_watermark": int(m["hw"]), "log_end_offset": int(m["end"])} for e in _isr_proposal(m, ctx)]
+
+
+def _log_partition(m: re.Match, ctx: LineContext) -> tuple[str, int]:
+    """The partition of a kafka.log.Log line: its `[Log partition=t-0, dir=D] ` prefix (1.0+), else
+    the log's name in the sentence (0.8-0.11)."""
+    if ctx.prefix.kind == "log":
+        return ctx.prefix.topic, ctx.prefix.partition
+    return parse_partition(m["tp"])
+
+
+def _log_truncated(m: re.Match, ctx: LineContext) -> list:
+    """The broker truncated its replica's log to N, as a follower does when it (re)joins a leader."""
+    topic, partition = _log_partition(m, ctx)
+    return [event("LogTruncation", topic=topic, partition=partition, truncation_offset=int(m["o"]))]
+
+
+def _log_truncation_no_effect(m: re.Match, ctx: LineContext) -> list:
+    """A truncation to N that removed nothing: the log's largest offset M was below N (its log end M + 1)."""
+    topic, partition = _log_partition(m, ctx)
+    return [event("LogTruncation", topic=topic, partition=partition, truncation_offset=int(m["o"]),
+                  log_end_offset=int(m["largest"]) + 1)]
+
+
+def _log_loaded(m: re.Match, ctx: LineContext) -> list:
+    """A replica's log loaded as the broker starts: its log end offset then (an old leader's, back
+    after an unclean election, before it truncates)."""
+    topic, partition = _log_partition(m, ctx)
+    return [event("LogEndOffsetObserved", topic=topic, partition=partition, log_end_offset=int(m["end"]))]
 
 
 def _verified_property(m: re.Match, ctx: LineContext) -> list:
@@ -175,16 +211,16 @@ PATTERNS: tuple[MessagePattern, ...] = (
     row("srv.leader_starts.old", "Partition.scala makeLeader @0.11.0.3..@2.4.0 (prefix `Partition [t,0] on broker N: ` "
         "in 0.11, `[Partition t-0 broker=N] ` from 1.0)",
         "0.11.0.0", "2.4.0", "%tp",
-        r"(?P<tp>[\w.-]+-\d+) starts at Leader Epoch (?P<e>\d+) from offset -?\d+\. Previous Leader Epoch was: -?\d+$",
+        r"(?P<tp>[\w.-]+-\d+) starts at Leader Epoch (?P<e>\d+) from offset (?P<o>-?\d+)\. Previous Leader Epoch was: -?\d+$",
         _leader_starts_old),
     row("srv.leader_starts.2_4", "Partition.scala makeLeader @2.4.1..@2.5.1 (2.6 moved it to state.change.logger: "
         "sc.broker.leader_starts.2_6)", "2.4.1", "2.5.1", "%tp",
-        r"(?P<tp>[\w.-]+-\d+) starts at leader epoch (?P<e>\d+) from offset -?\d+ with high watermark -?\d+\. "
+        r"(?P<tp>[\w.-]+-\d+) starts at leader epoch (?P<e>\d+) from offset (?P<o>-?\d+) with high watermark (?P<hw>-?\d+)\. "
         r"Previous leader epoch was -?\d+\.$", _leader_starts_old),
     row("srv.isr.shrink.hw", "Partition.scala maybeShrinkIsr @2.2..@3.9 (KAFKA-7838)", "2.2.0", None, "shrinking",
         rf"Shrinking ISR from (?P<old>{JOINED_IDS}) to (?P<new>{JOINED_IDS_NONEMPTY})\. "
-        r"Leader: \(highWatermark: -?\d+, endOffset: -?\d+\)\. "
-        r"Out of sync replicas: .*$", _isr_proposal),
+        r"Leader: \(highWatermark: (?P<hw>-?\d+), endOffset: (?P<end>-?\d+)\)\. "
+        r"Out of sync replicas: .*$", _isr_shrink_offsets),
     row("srv.isr.expand", "Partition.scala maybeExpandIsr @0.11..@2.6, expandIsrWithZk @2.7", "0.11.0.0", "2.7.2",
         "expanding", rf"Expanding ISR from (?P<old>{JOINED_IDS}) to (?P<new>{JOINED_IDS_NONEMPTY})$", _isr_proposal),
     row("srv.isr.updated.zk", "Partition.scala updateIsr @0.8.0..@2.3 (TRACE), maybeUpdateIsrAndVersion @2.4..@2.7 (INFO)",
@@ -236,6 +272,34 @@ PATTERNS: tuple[MessagePattern, ...] = (
     row("srv.replica.unknown", "Partition.scala updateFollowerFetchState @3.7.2..@4.3.1 (WARN)", "3.7.0", None, "the",
         r"The replica state of replica ID:\[-?\d+\] doesn't exist in the leader node\. It might because the topic is "
         r"already deleted\.$"),
+
+    # A replica's log (server.log, kafka.log.Log; UnifiedLog from 3.1, org.apache.kafka.storage.internals.log
+    # from 4.0): its log end as it loads and its truncations, read for an unclean election's records at risk.
+    # 1.0+ name the partition in the `[Log partition=t-0, dir=D] ` prefix. No leadership, no ISR.
+    row("srv.log.truncating.0_8", "Log.scala truncateTo @0.8.1..@0.11.0.2 (0.8.1-0.10 print it before the no-effect "
+        "check, 0.11 only when it cuts)", "0.8.1", "0.11.0.3", "truncating",
+        r"Truncating log (?P<tp>[\w.-]+-\d+) to offset (?P<o>\d+)\.$", _log_truncated),
+    row("srv.log.truncating_no_effect.0_8", "Log.scala truncateTo @0.8.1..@0.11.0.2", "0.8.1", "0.11.0.3",
+        "truncating", r"Truncating (?P<tp>[\w.-]+-\d+) to (?P<o>\d+) has no effect as the largest offset in the log "
+        r"is (?P<largest>-?\d+)\.$", _log_truncation_no_effect),
+    row("srv.log.truncating", "Log.scala truncateTo @1.0.2..@3.0.0, UnifiedLog.scala @3.1.0..@3.9, UnifiedLog.java "
+        "@4.0.. (prefix `[Log partition=t-0, dir=D] `, `[UnifiedLog ...` from 3.1)", "1.0.0", None, "truncating",
+        r"Truncating to offset (?P<o>\d+)$", _log_truncated),
+    row("srv.log.truncating_no_effect", "Log.scala truncateTo @1.0.2..@3.0.0, UnifiedLog @3.1.0..", "1.0.0", None,
+        "truncating", r"Truncating to (?P<o>\d+) has no effect as the largest offset in the log is (?P<largest>-?\d+)$",
+        _log_truncation_no_effect),
+    row("srv.log.completed_load.0_8", "Log.scala loadSegments @0.8.0..@0.9.0.1", "0.8.0", "0.9.0.1", "completed",
+        r"Completed load of log (?P<tp>[\w.-]+-\d+) with log end offset (?P<end>\d+)$", _log_loaded),
+    row("srv.log.completed_load.0_10", "Log.scala loadSegments @0.10.0.1..@0.10.2.2", "0.10.0.0", "0.10.2.2",
+        "completed", r"Completed load of log (?P<tp>[\w.-]+-\d+) with \d+ log segments and log end offset "
+        r"(?P<end>\d+) in \d+ ms$", _log_loaded),
+    row("srv.log.completed_load.0_11", "Log.scala loadSegments @0.11.0.2", "0.11.0.0", "0.11.0.3", "completed",
+        r"Completed load of log (?P<tp>[\w.-]+-\d+) with \d+ log segments, log start offset \d+ and log end offset "
+        r"(?P<end>\d+) in \d+ ms$", _log_loaded),
+    row("srv.log.completed_load", "Log.scala @1.0.2..@2.5.1 (prefix `[Log partition=t-0, dir=D] `; 2.6 moved the "
+        "load to a multi-line `Completed load of Log(...)`)", "1.0.0", "2.5.1", "completed",
+        r"Completed load of log with \d+ segments, log start offset \d+ and log end offset (?P<end>\d+) in \d+ ms$",
+        _log_loaded),
 
     # Config in effect (server.log, kafka.log.LogManager / kafka.server.KafkaConfig): whether unclean
     # elections were allowed, which decides how serious one is. The log's properties are printed when

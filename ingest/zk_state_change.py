@@ -207,18 +207,34 @@ def _leader_starts(m: re.Match, ctx: LineContext) -> list:
     if not broker:
         return []  # the leader is the broker of the prefix; without it the line names no leader
     event = {"event_type": "LeaderAndIsrReceived", **_partition(m["tp"]), "leader": broker["recording_broker"],
-             "leader_epoch": int(m["leader_epoch"]), "isr": parse_int_list(m["isr"])}
+             "leader_epoch": int(m["leader_epoch"]), "isr": parse_int_list(m["isr"]), **_offsets(m)}
     if m.re.groupindex.get("zk_version"):
         event["zk_version"] = int(m["zk_version"])
     return [{**event, **broker}]
+
+
+def _offsets(m: re.Match) -> dict:
+    """The writing broker's log end offset and high watermark, as a leader or follower line prints
+    them (`from offset O with high watermark H`): read for an unclean election's records at risk."""
+    return {"log_end_offset": int(m["log_end_offset"]), "high_watermark": int(m["high_watermark"])}
 
 
 def _follower_starts(m: re.Match, ctx: LineContext) -> list:
     """3.3+ `Follower ... Current leader is L`. From 3.6 its `Previous leader` is printed after
     the fields were overwritten (until KAFKA-19776), so only the current leader is taken."""
     return [{"event_type": "LeaderAndIsrReceived", **_partition(m["tp"]), "leader": int(m["leader"]),
-             "leader_epoch": int(m["leader_epoch"]), "zk_version": int(m["zk_version"]),
+             "leader_epoch": int(m["leader_epoch"]), "zk_version": int(m["zk_version"]), **_offsets(m),
              **_recording_broker(ctx)}]
+
+
+def _follower_log(m: re.Match, ctx: LineContext) -> list:
+    """2.6-3.2 `Follower t-0 starts at leader epoch E from offset O with high watermark H`: no
+    leader named, but the follower's log end as it starts fetching (an old leader's, after an
+    unclean election, before it truncates)."""
+    broker = _recording_broker(ctx)
+    if not broker:
+        return []
+    return [{"event_type": "LogEndOffsetObserved", **_partition(m["tp"]), **_offsets(m), **broker}]
 
 
 # --- the catalogue ----------------------------------------------------------------------
@@ -442,34 +458,34 @@ PATTERNS: tuple[MessagePattern, ...] = (
     # Partition.makeLeader/makeFollower (state.change.logger from 2.6): the only per-partition
     # leadership line at the default INFO level.
     _p("sc.broker.leader_starts.2_6", f"{_PART} @2.6.3..@3.2.3", "2.6.0", "3.2.3", "Leader",
-       rf"Leader {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ with high watermark -?\d+ "
+       rf"Leader {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) with high watermark (?P<high_watermark>-?\d+) "
        r"ISR (?P<isr>\[[\d,]*\]) addingReplicas \[[\d,]*\] removingReplicas \[[\d,]*\]\. "
        r"Previous leader epoch was -?\d+\.$", _leader_starts),
     _p("sc.broker.leader_starts.3_3", f"{_PART} @3.3.2..@3.4.1", "3.3.0", "3.4.1", "Leader",
-       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ "
-       r"with partition epoch (?P<zk_version>\d+), high watermark -?\d+, ISR (?P<isr>\[[\d,]*\]), "
+       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) "
+       r"with partition epoch (?P<zk_version>\d+), high watermark (?P<high_watermark>-?\d+), ISR (?P<isr>\[[\d,]*\]), "
        r"adding replicas \[[\d,]*\] and removing replicas \[[\d,]*\]\. Previous leader epoch was -?\d+\.$",
        _leader_starts),
     _p("sc.broker.leader_starts.3_5", f"{_PART} @3.5.2", "3.5.0", "3.5.2", "Leader",
-       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ "
-       r"with partition epoch (?P<zk_version>\d+), high watermark -?\d+, ISR (?P<isr>\[[\d,]*\]), "
+       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) "
+       r"with partition epoch (?P<zk_version>\d+), high watermark (?P<high_watermark>-?\d+), ISR (?P<isr>\[[\d,]*\]), "
        r"adding replicas \[[\d,]*\] and removing replicas \[[\d,]*\] (?:\(under-min-isr\))?\. "
        r"Previous leader epoch was -?\d+\.$", _leader_starts),
     _p("sc.broker.leader_starts", f"{_PART} @3.6.2..@3.9", "3.6.0", None, "Leader",
-       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ "
-       r"with partition epoch (?P<zk_version>\d+), high watermark -?\d+, ISR (?P<isr>\[[\d,]*\]), "
+       rf"Leader {_TP_NEW} with topic id \S+ starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) "
+       r"with partition epoch (?P<zk_version>\d+), high watermark (?P<high_watermark>-?\d+), ISR (?P<isr>\[[\d,]*\]), "
        r"adding replicas \[[\d,]*\] and removing replicas \[[\d,]*\] (?:\(under-min-isr\))?\. "
        r"Previous leader (?:None|Some\(-?\d+\)) and previous leader epoch was -?\d+\.$", _leader_starts),
     _p("sc.broker.follower_starts.2_6", f"{_PART} @2.6.3..@3.2.3", "2.6.0", "3.2.3", "Follower",
-       rf"Follower {_TP_NEW} starts at leader epoch \d+ from offset -?\d+ with high watermark -?\d+\. "
-       r"Previous leader epoch was -?\d+\.$", _none),
+       rf"Follower {_TP_NEW} starts at leader epoch \d+ from offset (?P<log_end_offset>-?\d+) with high watermark (?P<high_watermark>-?\d+)\. "
+       r"Previous leader epoch was -?\d+\.$", _follower_log),
     _p("sc.broker.follower_starts.3_3", f"{_PART} @3.3.2..@3.5.2", "3.3.0", "3.5.2", "Follower",
-       rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ with partition epoch "
-       r"(?P<zk_version>\d+) and high watermark -?\d+\. Current leader is (?P<leader>-?\d+)\. "
+       rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) with partition epoch "
+       r"(?P<zk_version>\d+) and high watermark (?P<high_watermark>-?\d+)\. Current leader is (?P<leader>-?\d+)\. "
        r"Previous leader epoch was -?\d+\.$", _follower_starts),
     _p("sc.broker.follower_starts", f"{_PART} @3.6.2..@3.9", "3.6.0", None, "Follower",
-       rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset -?\d+ with partition epoch "
-       r"(?P<zk_version>\d+) and high watermark -?\d+\. Current leader is (?P<leader>-?\d+)\. "
+       rf"Follower {_TP_NEW} starts at leader epoch (?P<leader_epoch>\d+) from offset (?P<log_end_offset>-?\d+) with partition epoch "
+       r"(?P<zk_version>\d+) and high watermark (?P<high_watermark>-?\d+)\. Current leader is (?P<leader>-?\d+)\. "
        r"Previous leader (?:None|Some\(-?\d+\)) and previous leader epoch was -?\d+\.$", _follower_starts),
     _p("sc.broker.skipped.0_8", f"{_RM} @0.8.2.2..@0.11.0.3", "0.8.0", "0.11.0.3", "skipped",
        rf"skipped the {_BECOME} state change after marking its partition as (?:leader|follower) with correlation "

@@ -52,6 +52,14 @@ EVENT_FIELDS: tuple[Field, ...] = (
     Field("removing_replicas", "array<int>", True, "KRaft removingReplicas of a PartitionRecord / PartitionChangeRecord: "
           "the replicas a reassignment in flight removes (the target is replicas less these); null = not carried (on a "
           "PartitionChangeRecord: unchanged)."),
+    Field("log_end_offset", "long", True, "The recording broker's log end offset of the partition, as its line printed it: "
+          "a new leader's `starts at leader epoch E from offset O` (its log end as it became leader), a follower's (2.6+ "
+          "`Follower t-0 starts at ... from offset O`), a loaded log's `log end offset N`, a leader's ISR shrink "
+          "(`endOffset: N`), or a truncation with no effect (`the largest offset in the log is M`: M + 1)."),
+    Field("high_watermark", "long", True, "The high watermark the recording broker printed with it (2.2+ ISR shrinks, "
+          "2.4+ leaders and loaded logs, 2.6+ followers)."),
+    Field("truncation_offset", "long", True, "The offset the recording broker truncated its log of the partition to "
+          "(LogTruncation): its records from there on are gone."),
 )
 
 EVENT_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in EVENT_FIELDS)
@@ -116,6 +124,19 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "so an absent key is config_value null). The replay learns unclean.leader.election.enable; unlike a ConfigChange it "
                  "starts no election. The audit also puts one ahead of a night's events for each unclean setting earlier "
                  "audits recorded last (`audit_runs.config_changes`; detail 'carried')."),
+    EventTypeDoc("LogTruncation", "observation", "partition", ("truncation_offset",),
+                 "The recording broker truncated its log of the partition to `truncation_offset`, as a follower does when "
+                 "it (re)joins a leader (Log.truncateTo, server.log: 0.8.1-0.11 'Truncating log t-0 to offset N.', 1.0+ "
+                 "'[Log partition=t-0, dir=D] Truncating to offset N', 3.1+ '[UnifiedLog ...]'); a truncation with no effect "
+                 "('Truncating to N has no effect as the largest offset in the log is M') carries `log_end_offset` M + 1. "
+                 "Changes nothing the replay decides: read for the records an unclean election put at risk "
+                 "(state_machine.records_at_risk)."),
+    EventTypeDoc("LogEndOffsetObserved", "observation", "partition", ("log_end_offset",),
+                 "The recording broker's log end offset of the partition (and its high watermark, where printed): a log "
+                 "loaded as the broker starts ('Completed load of log ... log end offset N', 0.8-2.7), a follower starting "
+                 "('Follower t-0 starts at leader epoch E from offset O with high watermark H', 2.6-3.2; 3.3+ is a "
+                 "LeaderAndIsrReceived carrying them). Changes nothing the replay decides: read for the records an unclean "
+                 "election put at risk."),
     EventTypeDoc("KRaftControllerRegistered", "observation", "cluster", ("controller_id", "controller_epoch"),
                  "A ZooKeeper-to-KRaft migration's KRaft controller took /controller with the given ZooKeeper controller epoch "
                  "(KafkaZkClient 'Successfully registered KRaft controller N with ZK epoch E', 3.4-3.9): from then on it is the "
@@ -139,7 +160,7 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
                  "The controller rejected a state change (replica set => replica change); detail holds the reason, e.g. IllegalStateException."),
     EventTypeDoc("UncleanElectionLogged", "decision", "partition", ("leader",),
                  "The controller logged an unclean election ('There's potential data loss', KRaft 'UNCLEAN partition change')."),
-    # Carried state: where an earlier audit of the cluster left a partition (jobs.audit.carried_state)
+    # Carried state: where an earlier audit of the cluster left a partition (jobs.earlier.carried_state)
     EventTypeDoc("PartitionStateCarried", "carried", "partition", ("to_state", "leader", "leader_epoch", "isr", "replicas"),
                  "The partition's state at the start of this input, as an earlier audit of the cluster left it (its "
                  "partition_timeline row open then: to_state is the partition state, controller_epoch the writer's, detail "

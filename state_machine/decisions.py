@@ -106,6 +106,7 @@ class RecordedDecisions:
             self.last_unclean_violation = len(self._violations) - 1
             self.last_unclean_leader = leader
             self.unclean_logged = []
+            self._open_at_risk(leader, epoch if epoch is not None else self.leader_epoch + 1, prev_leader, prev_isr)
         elif isr_recorded and leader >= 0 and leader not in isr:
             self._leader_not_in_isr(record, leader, isr)
         elif changed_leader:

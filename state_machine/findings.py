@@ -148,6 +148,22 @@ FACT_KEYS: dict[str, str] = {
     "admin_unclean_election": "true when an admin UNCLEAN election (KIP-460) made it.",
     "last_known_leader_elected": "KRaft: true when the leader was elected as the last known leader (KIP-966).",
     "last_known_leader_dead": "KRaft: true when that last known leader was not alive (3.7.0-4.0.2 elect it anyway).",
+    "records_lost_lower": "A lower bound on the records the unclean election lost (the old leader held them, the "
+                          "new leader did not; with acks=1 their producers had been acknowledged), or `unknown` "
+                          "(state_machine/records_at_risk.py).",
+    "records_lost_lower_from": "How the lower bound was obtained, with the lines that printed the offsets; or why "
+                               "it is unknown.",
+    "records_lost_upper": "An upper bound on those records, or `unknown`.",
+    "records_lost_upper_from": "How the upper bound was obtained, with the lines; or why it is unknown.",
+    "old_leader": "The leader whose records the unclean election put at risk: the leader before it, else the one "
+                  "replica left in the ISR (or KRaft's last known ELR); absent when unknown.",
+    "new_leader_start_offset": "The new leader's log end offset as it became leader (`starts at leader epoch E "
+                               "from offset O`, 0.11+).",
+    "new_leader_high_watermark": "The high watermark the new leader printed as it became leader (2.4+).",
+    "old_leader_log_end_offset": "The old leader's log end offset after the election, before it truncated (a "
+                                 "follower start 2.6+, a log loaded as it restarted, a truncation with no effect).",
+    "old_leader_high_watermark": "The old leader's last high watermark printed before it truncated.",
+    "old_leader_truncation_offset": "The offset the old leader truncated its log to after the election.",
     "inferred": "The replay's values the check read that no record showed, which the replay inferred (of "
                 "`leader`, `leader_epoch`, `isr`, `replicas`; comma-separated): the severity is then at most "
                 "warning. Absent when every value it read was recorded.",
@@ -177,6 +193,10 @@ class Finding(NamedTuple):
 
 
 _UNCLEAN = ("unclean_gate", "admin_unclean_election")
+# An unclean election's records at risk (state_machine.records_at_risk): the bounds always, the offsets when printed.
+RECORDS_LOST = ("records_lost_lower", "records_lost_lower_from", "records_lost_upper", "records_lost_upper_from")
+RECORDS_OFFSETS = ("old_leader", "new_leader_start_offset", "new_leader_high_watermark", "old_leader_log_end_offset",
+                   "old_leader_high_watermark", "old_leader_truncation_offset")
 
 FINDINGS: tuple[Finding, ...] = (
     Finding("STALE_CONTROLLER_EPOCH", "older_epoch", ("controller", "controller_epoch", "seen_controller_epoch"),
@@ -186,14 +206,14 @@ FINDINGS: tuple[Finding, ...] = (
             "controllers {controller_before} and {controller} both acted at controller epoch {controller_epoch}",
             reads=("controller_epoch",)),
     Finding("UNCLEAN_LEADER_ELECTION", "outside_isr",
-            ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", *_UNCLEAN),
-            ("unclean_leader_election_enable",),
+            ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", *_UNCLEAN, *RECORDS_LOST),
+            ("unclean_leader_election_enable", *RECORDS_OFFSETS),
             "leader {leader} elected at leader epoch {leader_epoch} was not in the previous ISR {isr_before} "
             "(previous leader {leader_before})", reads=("isr", "unclean_setting")),
     Finding("UNCLEAN_LEADER_ELECTION", "kraft_outside_isr",
             ("leader", "leader_epoch", "leader_before", "leader_epoch_before", "isr_before", "elr_before",
-             "last_known_elr_before", *_UNCLEAN, "last_known_leader_elected"),
-            ("unclean_leader_election_enable", "last_known_leader_dead"), _kraft_unclean,
+             "last_known_elr_before", *_UNCLEAN, "last_known_leader_elected", *RECORDS_LOST),
+            ("unclean_leader_election_enable", "last_known_leader_dead", *RECORDS_OFFSETS), _kraft_unclean,
             reads=("isr", "elr", "unclean_setting")),
     Finding("UNCLEAN_LEADER_ELECTION", "logged_not_replayed", ("leader", "unclean_gate"),
             ("unclean_leader_election_enable",),
@@ -271,9 +291,27 @@ def _inferred_note(inferred: str) -> str:
     return f"; no record showed {named}: the replay inferred {'it' if len(words) == 1 else 'them'}"
 
 
+def records_lost_text(facts: Facts) -> str | None:
+    """An unclean election's records lost, as the detail and the report say it: `500`, `0 to 500`,
+    `at least 200`, `at most 500`, `unknown`; None for a violation that has no such facts."""
+    lower, upper = facts.get("records_lost_lower"), facts.get("records_lost_upper")
+    if lower is None or upper is None:
+        return None
+    if lower == upper:
+        return lower
+    if lower != "unknown" and upper != "unknown":
+        return f"{lower} to {upper}"
+    if lower != "unknown":
+        return f"at least {lower}"
+    return f"at most {upper}" if upper != "unknown" else "unknown"
+
+
 def render(rule: str, facts: Facts) -> str:
     """The `detail` sentence of a violation of `rule` with these facts."""
     detail = finding(rule, facts).detail
     text = detail.format_map(facts) if isinstance(detail, str) else detail(facts)
+    lost = records_lost_text(facts)
+    if lost is not None:
+        text += f"; records lost: {lost}"
     inferred = facts.get("inferred")
     return text if inferred is None else text + _inferred_note(inferred)

@@ -183,6 +183,7 @@ class KraftHandlers:
                 self.unclean_logged = []
                 # A controller's "UNCLEAN partition change" line logged after the record corroborates this one.
                 self.last_unclean_violation, self.last_unclean_leader = len(self._violations) - 1, leader
+                self._open_at_risk(leader, self.leader_epoch + 1, prev_leader, prev_isr, last_known_elr)
                 return
         if leader not in isr:
             self._leader_not_in_isr(record, leader, isr)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Iterable, NamedTuple
 from state_machine.checks import RULES, Severity, Violation, inferred_value_severity
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
-from state_machine.findings import Facts, render
+from state_machine.findings import Facts, ids, render
+from state_machine.records_at_risk import AtRisk, ReplicaLogs
 from state_machine.selectors import ElectionKind, SelectorInput
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
 
@@ -128,7 +129,7 @@ class PartitionModel:
         "controller_epoch", "controller_of_epoch", "unclean_topic", "unclean_cluster", "unclean_changes", "recorded_epoch",
         "recorded_epoch_leader", "last_decision", "unclean_logged", "last_unclean_violation", "last_unclean_leader",
         "isr_removed_by_write", "isr_unrecorded", "controller_isr", "failover", "isr_proposal", "pending",
-        "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations",
+        "_rows", "_open_row", "_carried_row", "_replica_rows", "_violations", "replica_logs", "last_leader",
         "events_replayed", "_handlers", "observer", "__dict__",
     )
 
@@ -211,6 +212,13 @@ class PartitionModel:
         self._carried_row: TimelineRow | None = None
         self._replica_rows: list[ReplicaRow] = []
         self._violations: list[Violation] = []
+        # The offsets the brokers printed of their replicas, and the unclean elections whose records at
+        # risk are still being collected (their violations are held until then): None until a line
+        # carries an offset.
+        self.replica_logs: ReplicaLogs | None = None
+        # The last broker that led the partition (-1: none yet): an unclean election's old leader when the
+        # partition had none just before it and its ISR no longer names it (0.8-0.10 empty it).
+        self.last_leader = NO_LEADER
         self.events_replayed = 0
         # Called with (previous_state, row) for each new timeline row and (previous, row)
         # for each replica row; the generator uses it to record what the controller did.
@@ -238,11 +246,66 @@ class PartitionModel:
         return clone
 
     def drain(self) -> tuple[list[TimelineRow], list[ReplicaRow], list[Violation]]:
-        """The rows and violations finished so far (the open timeline row stays)."""
+        """The rows and violations finished so far (the open timeline row stays). An unclean
+        election whose records at risk are still being collected is held until they are."""
+        held = self.replica_logs.open if self.replica_logs is not None else ()
+        if held:
+            keep = {risk.index for risk in held}
+            out_violations = [v for i, v in enumerate(self._violations) if i not in keep]
+            kept = sorted(keep)
+            moved = {old: new for new, old in enumerate(kept)}
+            self._violations = [self._violations[i] for i in kept]
+            for risk in held:
+                risk.index = moved[risk.index]
+            self.last_unclean_violation = moved.get(self.last_unclean_violation)
+            out = (self._rows, self._replica_rows, out_violations)
+            self._rows, self._replica_rows = [], []
+            return out
         out = (self._rows, self._replica_rows, self._violations)
         self._rows, self._replica_rows, self._violations = [], [], []
         self.last_unclean_violation = None  # already handed out; a later log line only corroborates it
         return out
+
+    # ---------------------------------------------------------------- records at risk
+
+    def observe_replica_log(self, event: Event) -> None:
+        """A broker's line that printed its replica's offsets (log end, high watermark, truncation):
+        learnt for the records an unclean election put at risk; the partition's state is unchanged."""
+        logs = self.replica_logs
+        if logs is None:
+            logs = self.replica_logs = ReplicaLogs()
+        for risk in logs.observe(event):
+            self._close_at_risk(risk)
+
+    def _open_at_risk(self, leader: int, leader_epoch: int, leader_before: int, isr_before, last_known_elr=()) -> None:
+        """The unclean election just reported (the last violation): collect its records at risk. The
+        old leader is the leader before it, else the one member left in the ISR (or KRaft's last known
+        ELR): a partition whose leader died keeps it there."""
+        old, why = leader_before, ""
+        if old < 0:
+            alone = tuple(isr_before) or tuple(last_known_elr)
+            old = alone[0] if len(alone) == 1 else self.last_leader if self.last_leader >= 0 else None
+            if old is None:
+                why = (f"the old leader is unknown: the partition had no leader, its ISR before was "
+                       f"{ids(isr_before)} and no earlier leader was recorded")
+        if self.replica_logs is None:
+            self.replica_logs = ReplicaLogs()
+        self.replica_logs.open_election(len(self._violations) - 1, leader, old, leader_epoch, why)
+
+    def _close_at_risk(self, risk: AtRisk) -> None:
+        """Its records at risk are settled (or the history ends): into its violation's facts and detail."""
+        v = self._violations[risk.index]
+        facts = {**v.facts, **self.replica_logs.facts(risk, self.era)}
+        self._violations[risk.index] = v._replace(facts=facts, detail=render(v.rule, facts))
+
+    def close_records_at_risk(self) -> None:
+        """At the end of the history: what the input did not show stays unknown, with the reason."""
+        logs = self.replica_logs
+        if logs is None or not logs.open:
+            return
+        for risk in logs.open:
+            self._close_at_risk(risk)
+        logs.open = []
 
     # ---------------------------------------------------------------- output
 
@@ -254,6 +317,8 @@ class PartitionModel:
         state = self.state._value_
         row = self._open_row
         self.isr_unrecorded = False
+        if self.leader >= 0:
+            self.last_leader = self.leader
         if row is not None:
             # The open row's fields in one unpacking, which costs less than reading them one by one.
             (_, opened, _, was_state, was_leader, was_epoch, was_isr, was_replicas, _, _, _, _,

@@ -64,7 +64,7 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         handler = self._handlers.get(event.event_type)
         if handler is None:
             raise ValueError(f"{provenance(event)}: event type {event.event_type!r} is not replayable in era {self.era.name}")
-        if self.isr_proposal is not None and handler is not ON_ISR_UPDATE_FAILED:
+        if self.isr_proposal is not None and handler not in KEEP_ISR_PROPOSAL:
             self.commit_isr_proposal()
         handler(self, event)
 
@@ -78,6 +78,7 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         if self.isr_proposal is not None:
             self.commit_isr_proposal()
         self._flush(None)
+        self.close_records_at_risk()
         for logged in self.unclean_logged:
             self._violate("UNCLEAN_LEADER_ELECTION", logged, self._unclean_severity(False),
                           {"case": "logged_not_replayed", "leader": str(logged.leader), **self.unclean_facts()}, (),
@@ -96,6 +97,8 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         and its row, the open one, is the earlier audit's: closed by the next change, not written."""
         self.state = partition_state(record.to_state)
         self.leader = record.leader if record.leader is not None else NO_LEADER
+        if self.leader >= 0:
+            self.last_leader = self.leader
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else -1
         self.isr = tuple(record.isr or ())
         # The earlier audit's row keeps whether it was inferred, not which of its values were.
@@ -183,6 +186,19 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
             return
         self.unclean_logged.append(record)
 
+    def on_broker_copy(self, record: Event) -> None:
+        """A broker's LeaderAndIsrReceived: the offsets it prints first (a new leader's start offset,
+        which its own unclean election, at INFO, reads), then the decision as each mode takes it."""
+        if record.log_end_offset is not None or record.high_watermark is not None:
+            self.observe_replica_log(record)
+        self._broker_copy[self.kraft](self, record)
+
+    def on_isr_change_proposed_offsets(self, event: Event) -> None:
+        """A leader's ISR shrink (2.2+ prints its high watermark and log end offset), then the proposal."""
+        if event.log_end_offset is not None or event.high_watermark is not None:
+            self.observe_replica_log(event)
+        self.on_isr_change_proposed(event)
+
     def on_config_change(self, event: Event) -> None:
         if event.config_name != UNCLEAN_CONFIG:
             return
@@ -206,6 +222,11 @@ ZK_HANDLERS = {name: PartitionReplay.on_input for name in ControllerOperations.O
 ZK_HANDLERS[E.CONTROLLER_FAILOVER] = PartitionReplay.on_controller_failover
 ZK_HANDLERS[E.REASSIGNMENT_CAUGHT_UP] = PartitionReplay.on_reassignment_caught_up
 # Carried state is no controller input: it flushes nothing and runs no operation.
+# A broker's log offsets change nothing the controller decides: learnt for the records at risk.
+LOG_HANDLERS = {
+    E.LOG_TRUNCATION: PartitionReplay.observe_replica_log,
+    E.LOG_END_OFFSET_OBSERVED: PartitionReplay.observe_replica_log,
+}
 CARRIED_HANDLERS = {
     E.PARTITION_STATE_CARRIED: PartitionReplay.on_state_carried,
     E.REPLICA_STATE_CARRIED: PartitionReplay.on_replica_state_carried,
@@ -213,20 +234,23 @@ CARRIED_HANDLERS = {
     E.LIVENESS_CARRIED: PartitionReplay.on_liveness_carried,
 }
 ZK_HANDLERS.update(CARRIED_HANDLERS)
+ZK_HANDLERS.update(LOG_HANDLERS)
 # Nor is a migration's KRaft controller taking /controller: no ZooKeeper failover runs.
 ZK_HANDLERS[E.KRAFT_CONTROLLER_REGISTERED] = PartitionReplay.on_controller_epoch
-# The one handler that does not first commit a held ISR proposal (PartitionReplay.feed).
 ON_ISR_UPDATE_FAILED = PartitionReplay.on_isr_update_failed
+# The handlers that do not first commit a held ISR proposal (PartitionReplay.feed): its failure
+# line, and a broker's log offsets (another broker's line can come between the two).
+KEEP_ISR_PROPOSAL = frozenset({ON_ISR_UPDATE_FAILED, *LOG_HANDLERS.values()})
 ZK_HANDLERS.update({
     E.ISR_CHANGE: PartitionReplay.on_isr_change,
-    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed,
+    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed_offsets,
     E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,
     E.CONFIG_CHANGE: PartitionReplay.on_config_change,
     E.CONFIG_OBSERVED: PartitionReplay.on_config_observed,
     E.PARTITION_STATE_CHANGE: PartitionReplay.on_partition_state_change,
     E.REPLICA_STATE_CHANGE: PartitionReplay.on_replica_state_change,
     E.LEADER_AND_ISR: PartitionReplay.on_leader_and_isr,
-    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_leader_and_isr_received,
+    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy,
     E.STATE_CHANGE_FAILED: PartitionReplay.on_state_change_failed,
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
 })
@@ -244,13 +268,17 @@ KRAFT_HANDLERS = {
     E.CLEAR_ELR_RECORD: PartitionReplay.on_clear_elr,
     E.UNCLEAN_ELECTION_LOGGED: PartitionReplay.on_unclean_logged,
     E.TOPIC_DELETION: PartitionReplay.on_remove_topic,
-    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy_kraft,
+    E.LEADER_AND_ISR_RECEIVED: PartitionReplay.on_broker_copy,
     E.ISR_CHANGE: PartitionReplay.on_broker_copy_kraft,   # a KRaft leader's "ISR updated to": its AlterPartition, in the log already
     # A KRaft leader's proposal and its failure: the metadata log has what committed (isr_write_logged holds nothing).
-    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed,
+    E.ISR_CHANGE_PROPOSED: PartitionReplay.on_isr_change_proposed_offsets,
     E.ISR_UPDATE_FAILED: ON_ISR_UPDATE_FAILED,
     **CARRIED_HANDLERS,
+    **LOG_HANDLERS,
 }
+
+
+PartitionReplay._broker_copy = {False: PartitionReplay.on_leader_and_isr_received, True: PartitionReplay.on_broker_copy_kraft}
 
 
 def handlers_for(era: Era) -> dict:

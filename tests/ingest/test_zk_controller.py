@@ -158,20 +158,21 @@ SERVER_CASES = [
     # 0.11's prefix; 2.4 rewrote the sentence).
     ("2.3.1", "[Partition t-0 broker=1] t-0 starts at Leader Epoch 5 from offset 120. Previous Leader Epoch was: 4",
      [{"event_type": "LeaderAndIsrReceived", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 5,
-       "recording_broker": 1}]),
+       "log_end_offset": 120, "recording_broker": 1}]),
     ("2.4.1", "[Partition t-0 broker=1] t-0 starts at leader epoch 5 from offset 120 with high watermark 118. Previous "
               "leader epoch was 4.",
      [{"event_type": "LeaderAndIsrReceived", "topic": "t", "partition": 0, "leader": 1, "leader_epoch": 5,
-       "recording_broker": 1}]),
+       "log_end_offset": 120, "high_watermark": 118, "recording_broker": 1}]),
     ("0.11.0.3", "Partition [my.t-1,0] on broker 2: my.t-1-0 starts at Leader Epoch 0 from offset 0. Previous Leader Epoch "
                  "was: -1",
      [{"event_type": "LeaderAndIsrReceived", "topic": "my.t-1", "partition": 0, "leader": 2, "leader_epoch": 0,
-       "recording_broker": 2}]),
+       "log_end_offset": 0, "recording_broker": 2}]),
     ("1.1.1", "[Partition t-0 broker=1] Shrinking ISR from 1,2,3 to 1,2",
      [{"event_type": PROPOSED, "topic": "t", "partition": 0, "leader": 1, "isr": [1, 2], "recording_broker": 1}]),
     ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Shrinking ISR from 3,1,4 to 3. Leader: (highWatermark: 115, "
                    "endOffset: 120). Out of sync replicas: (brokerId: 1, endOffset: 115) (brokerId: 4, endOffset: 116).",
-     [{"event_type": PROPOSED, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3], "recording_broker": 3}]),
+     [{"event_type": PROPOSED, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3], "recording_broker": 3,
+       "high_watermark": 115, "log_end_offset": 120}]),
     ("2.2.0 real", "[Partition __consumer_offsets-43 broker=3] Expanding ISR from 3 to 3,4",
      [{"event_type": PROPOSED, "topic": "__consumer_offsets", "partition": 43, "leader": 3, "isr": [3, 4], "recording_broker": 3}]),
     ("2.5.1", "[Partition t-0 broker=1] ISR updated to [1,2] and zkVersion updated to [7]",
@@ -206,6 +207,33 @@ SERVER_CASES = [
                   "outOfSyncReplicaIds=Set(3)) since the controller rejected the request with FENCED_LEADER_EPOCH. "
                   "Partition state has been reset to the latest committed state CommittedPartitionState(isr=Set(1, 2, "
                   "3), leaderRecoveryState=RECOVERED).", "t", "Failed"))],
+    # A replica's log (kafka.log.Log, UnifiedLog): its truncations and its log end as it loads, for an
+    # unclean election's records at risk. Real lines of the captures (data/samples/real), each release's form.
+    ("0.8.2.2 real", "Truncating log unclean-0 to offset 200.",
+     [{"event_type": "LogTruncation", "topic": "unclean", "partition": 0, "truncation_offset": 200}]),
+    ("0.11.0.3 real", "Truncating unclean-0 to 0 has no effect as the largest offset in the log is -1.",
+     [{"event_type": "LogTruncation", "topic": "unclean", "partition": 0, "truncation_offset": 0, "log_end_offset": 0}]),
+    ("1.0.2 real", "[Log partition=unclean-0, dir=/tmp/s18/capwork10/zk-1.0-trace/broker-1/data] Truncating to offset 200",
+     [{"event_type": "LogTruncation", "topic": "unclean", "partition": 0, "truncation_offset": 200}]),
+    ("2.8.2 real", "[Log partition=events-1, dir=/tmp/kafka-zk-2.8-trace-lxoludfb/broker-2/data] Truncating to 3000 has "
+                   "no effect as the largest offset in the log is 2999",
+     [{"event_type": "LogTruncation", "topic": "events", "partition": 1, "truncation_offset": 3000,
+       "log_end_offset": 3000}]),
+    ("3.9.2 real", "[UnifiedLog partition=unclean-0, dir=/tmp/kafka-zk-3.9-info-hrvl4my7/broker-1/data] Truncating to "
+                   "offset 200",
+     [{"event_type": "LogTruncation", "topic": "unclean", "partition": 0, "truncation_offset": 200}]),
+    ("3.6.1", "[UnifiedLog partition=my-t-2, dir=/data] Truncating to offset 17",   # a topic with a '-'
+     [{"event_type": "LogTruncation", "topic": "my-t", "partition": 2, "truncation_offset": 17}]),
+    ("0.8.2.2 real", "Completed load of log unclean-0 with log end offset 700",
+     [{"event_type": "LogEndOffsetObserved", "topic": "unclean", "partition": 0, "log_end_offset": 700}]),
+    ("0.10.2.2 real", "Completed load of log unclean-0 with 1 log segments and log end offset 700 in 48 ms",
+     [{"event_type": "LogEndOffsetObserved", "topic": "unclean", "partition": 0, "log_end_offset": 700}]),
+    ("0.11.0.3 real", "Completed load of log unclean-0 with 1 log segments, log start offset 0 and log end offset 700 "
+                      "in 52 ms",
+     [{"event_type": "LogEndOffsetObserved", "topic": "unclean", "partition": 0, "log_end_offset": 700}]),
+    ("2.4.1 real", "[Log partition=unclean-0, dir=/tmp/s18/capwork24/zk-2.4-trace/broker-1/data] Completed load of log "
+                   "with 1 segments, log start offset 0 and log end offset 700 in 58 ms",
+     [{"event_type": "LogEndOffsetObserved", "topic": "unclean", "partition": 0, "log_end_offset": 700}]),
     ("0.10.2.1", "[Kafka Server 1], started", [{"fact": "broker_id", "broker": 1}]),
     ("2.8.1", "[KafkaServer id=1] started", [{"fact": "broker_id", "broker": 1}]),
     ("0.10.2.1", "Kafka version : 0.10.2.1", [{"fact": "kafka_version", "version": "0.10.2.1"}]),
@@ -633,6 +661,10 @@ GARBAGE = [
     "[Partition t-0 broker=1] ISR updated to [1,2] and zkVersion updated to [",
     "[Partition t-0 broker=1] ISR updated to  and version updated to 5",
     "Kafka version : ",
+    "[Log partition=t-0, dir=/data] Truncating to offset",
+    "[Log partition=t-0, dir=/data] Truncating to offset x",
+    "Truncating log t-0 to offset 5",
+    "Completed load of log t-0 with log end offset",
     "[Kafka Server x], started",
     "1 successfully elected as the controller. Epoch incremented to",
     "1 successfully elected as a leader",

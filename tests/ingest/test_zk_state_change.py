@@ -481,7 +481,8 @@ FIXTURES = [
     Fixture("2.6.3", "sc.broker.leader_starts.2_6",
             "[Broker id=2] Leader orders-0 starts at leader epoch 5 from offset 120 with high watermark 118 ISR [2,3] "
             "addingReplicas [] removingReplicas []. Previous leader epoch was 4.",
-            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], recording_broker=2)], level="INFO"),
+            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], log_end_offset=120, high_watermark=118,
+                      recording_broker=2)], level="INFO"),
     # Without the [Broker id=N] prefix the line does not say who the leader is.
     Fixture("2.8.2", "sc.broker.leader_starts.2_6",
             "Leader orders-0 starts at leader epoch 5 from offset 120 with high watermark 118 ISR [2,3] addingReplicas "
@@ -490,44 +491,53 @@ FIXTURES = [
             "[Broker id=1001] Leader kafka-ckpt-0 with topic id Some(JEBHuSVSTC-4b0wSYaiylg) starts at leader epoch 0 "
             "from offset 0 with partition epoch 0, high watermark 0, ISR [1001], adding replicas [] and removing "
             "replicas []. Previous leader epoch was -1.",
-            [received("kafka-ckpt", 0, leader=1001, leader_epoch=0, isr=[1001], zk_version=0, recording_broker=1001)],
+            [received("kafka-ckpt", 0, leader=1001, leader_epoch=0, isr=[1001], zk_version=0, log_end_offset=0,
+                      high_watermark=0, recording_broker=1001)],
             level="INFO"),
     Fixture("3.5.2", "sc.broker.leader_starts.3_5",
             f"[Broker id=2] Leader orders-0 with topic id {TOPIC_ID} starts at leader epoch 5 from offset 120 with "
             "partition epoch 9, high watermark 118, ISR [2,3], adding replicas [] and removing replicas [] . Previous "
             "leader epoch was 4.",
-            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], zk_version=9, recording_broker=2)],
+            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], zk_version=9, log_end_offset=120,
+                      high_watermark=118, recording_broker=2)],
             level="INFO"),
     Fixture("3.5.2", "sc.broker.leader_starts.3_5",
             f"[Broker id=2] Leader orders-0 with topic id {TOPIC_ID} starts at leader epoch 5 from offset 120 with "
             "partition epoch 9, high watermark 118, ISR [2], adding replicas [] and removing replicas [] "
             "(under-min-isr). Previous leader epoch was 4.",
-            [received("orders", 0, leader=2, leader_epoch=5, isr=[2], zk_version=9, recording_broker=2)],
+            [received("orders", 0, leader=2, leader_epoch=5, isr=[2], zk_version=9, log_end_offset=120,
+                      high_watermark=118, recording_broker=2)],
             level="INFO"),
     Fixture("3.9.0", "sc.broker.leader_starts",
             f"[Broker id=2] Leader orders-0 with topic id {TOPIC_ID} starts at leader epoch 5 from offset 120 with "
             "partition epoch 9, high watermark 118, ISR [2,3], adding replicas [] and removing replicas [] . Previous "
             "leader None and previous leader epoch was -1.",
-            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], zk_version=9, recording_broker=2)],
+            [received("orders", 0, leader=2, leader_epoch=5, isr=[2, 3], zk_version=9, log_end_offset=120,
+                      high_watermark=118, recording_broker=2)],
             level="INFO"),
     Fixture("3.6.2", "sc.broker.leader_starts",
             f"[Broker id=2] Leader orders-0 with topic id {TOPIC_ID} starts at leader epoch 6 from offset 130 with "
             "partition epoch 11, high watermark 130, ISR [2], adding replicas [] and removing replicas [] "
             "(under-min-isr). Previous leader Some(3) and previous leader epoch was 5.",
-            [received("orders", 0, leader=2, leader_epoch=6, isr=[2], zk_version=11, recording_broker=2)],
+            [received("orders", 0, leader=2, leader_epoch=6, isr=[2], zk_version=11, log_end_offset=130,
+                      high_watermark=130, recording_broker=2)],
             level="INFO"),
     Fixture("2.6.3", "sc.broker.follower_starts.2_6",
             "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with high watermark 118. "
-            "Previous leader epoch was 4.", [], level="INFO"),
+            "Previous leader epoch was 4.",
+            [{"event_type": "LogEndOffsetObserved", "topic": "orders", "partition": 0, "log_end_offset": 118,
+              "high_watermark": 118, "recording_broker": 3}], level="INFO"),
     # 3.6+: `Previous leader Some(2) ... was 5` repeats the new values (the known bug): ignored.
     Fixture("3.4.1", "sc.broker.follower_starts.3_3",   # Partition.scala makeFollower @3.4.1 (sources jar)
             "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with partition epoch 9 and high "
             "watermark 118. Current leader is 2. Previous leader epoch was 4.",
-            [received("orders", 0, leader=2, leader_epoch=5, zk_version=9, recording_broker=3)], level="INFO"),
+            [received("orders", 0, leader=2, leader_epoch=5, zk_version=9, log_end_offset=118, high_watermark=118,
+                      recording_broker=3)], level="INFO"),
     Fixture("3.9.0", "sc.broker.follower_starts",
             "[Broker id=3] Follower orders-0 starts at leader epoch 5 from offset 118 with partition epoch 9 and high "
             "watermark 118. Current leader is 2. Previous leader Some(2) and previous leader epoch was 5.",
-            [received("orders", 0, leader=2, leader_epoch=5, zk_version=9, recording_broker=3)], level="INFO"),
+            [received("orders", 0, leader=2, leader_epoch=5, zk_version=9, log_end_offset=118, high_watermark=118,
+                      recording_broker=3)], level="INFO"),
     Fixture("0.8.2.2", "sc.broker.skipped.0_8",
             "Broker 2 skipped the become-leader state change after marking its partition as leader with correlation "
             "id 7 from controller 1 epoch 2 for partition [orders,0] since it is already the leader for the "
