@@ -13,6 +13,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from state_machine import events as E
+from state_machine.findings import records_lost_text
 from state_machine.selectors import ElectionKind
 from state_machine.states import ABSENT_PARTITION_STATES, is_offline
 
@@ -243,10 +244,27 @@ def duration(seconds: float | None) -> str:
     return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
 
 
+class RecordsLost(NamedTuple):
+    """An unclean election's records at risk as a violation row shows them: the bounds in a few
+    words, and how each was obtained (or why it is unknown)."""
+    text: str
+    lower_from: str
+    upper_from: str
+
+
+def records_lost(facts: dict | None) -> RecordsLost | None:
+    """The records lost of a violation's facts (state_machine.records_at_risk); None where it has none."""
+    text = records_lost_text(facts or {})
+    if text is None:
+        return None
+    return RecordsLost(text, facts.get("records_lost_lower_from", ""), facts.get("records_lost_upper_from", ""))
+
+
 def render(context: dict) -> str:
     """The page: jobs/templates/report.html.j2 with `context` (jobs.report.build_context's)."""
     env = Environment(loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"),
                       autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["duration"] = duration
     env.filters["when"] = _fmt
+    env.filters["records_lost"] = records_lost
     return env.get_template("report.html.j2").render(**context)

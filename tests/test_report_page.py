@@ -139,3 +139,27 @@ def test_page_is_self_contained_and_escapes_what_the_logs_wrote():
     # Nothing is fetched: no script or style from a file or the network.
     assert not re.search(r"""<script[^>]+src=|<link[^>]+href=["'](?!data:)|@import|url\(""", html)
     assert html.count("<script>") == 1
+
+
+def test_an_unclean_elections_records_lost_are_shown_with_how_each_bound_was_obtained():
+    facts = {"case": "outside_isr", "records_lost_lower": "500", "records_lost_upper": "500",
+             "records_lost_lower_from": "old leader 1's log end offset 700 (b1/state-change.log:71) less new leader 3's "
+                                        "start offset 200 at leader epoch 2 (b3/state-change.log:108)",
+             "records_lost_upper_from": "the same"}
+    assert page.records_lost(facts).text == "500"
+    assert page.records_lost({**facts, "records_lost_upper": "unknown"}).text == "at least 500"
+    assert page.records_lost({**facts, "records_lost_lower": "0", "records_lost_upper": "500"}).text == "0 to 500"
+    assert page.records_lost({"case": "not_in_isr"}) is None
+    violation = {"cluster": "c", "topic": "unclean", "partition": 0, "rule": "UNCLEAN_LEADER_ELECTION",
+                 "severity": "info", "event_time": at(10), "detail": "d; records lost: 500", "evidence": ["x:1"],
+                 "facts": facts}
+    ctx = {"title": "t", "generated": "now", "warehouse": "wh", "start": None, "end": None,
+           "kinds": list(page.KIND_COLOURS), "colours": page.KIND_COLOURS, "matter": 0, "not_charted": 0,
+           "max_charts": 1, "violations_total": 1, "violations_listed": 1, "has_facts": True, "availability": [],
+           "clusters": [{"name": "c", "t0": at(0), "t1": at(100), "runs": [], "controller_chart": None,
+                         "failovers": 0, "broker_chart": None, "charts": [],
+                         "by_rule": [{"cluster": "c", "rule": "UNCLEAN_LEADER_ELECTION", "severity": "info", "count": 1}],
+                         "violations": [violation]}]}
+    html = page.render(ctx)
+    cell = re.search(r'<td class="records-lost">(.*?)</td>', html, re.S).group(1)
+    assert "<b>500</b>" in cell and "lower: old leader 1&#39;s log end offset 700" in cell

@@ -139,6 +139,11 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     (violation,) = section.find_elements(By.CSS_SELECTOR, "table.violations tr.violation")
     assert violation.get_attribute("data-rule") == "UNCLEAN_LEADER_ELECTION"
     assert "state-change.log:" in violation.text and "isr_before=[1]" in violation.text
+    # The records it put at risk: the 500 records produced with acks=1 to the old leader alone
+    # (the capture's unclean_produce_lagging step), with the lines that printed each offset.
+    lost = violation.find_element(By.CSS_SELECTOR, "td.records-lost")
+    assert lost.find_element(By.TAG_NAME, "b").text == "500"
+    assert "log end offset 700" in lost.text and "start offset 200" in lost.text and "server.log:" in lost.text
     assert section.find_elements(By.CSS_SELECTOR, "svg .failover") and section.find_elements(By.CSS_SELECTOR, "svg .broker-down")
     # The broker failures with the controller's reaction, as broker_failures holds them.
     failed = (spark.read.format("delta").load(str(Path(warehouse) / "broker_failures"))
