@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from jobs.audit import KILL_AFTER_COMMIT, table_path  # noqa: E402
+from jobs.writes import KILL_AFTER_COMMIT, table_path  # noqa: E402
 from jobs.runs import RUN_TABLES, readers_view, table_history  # noqa: E402
 from jobs.session import build_session  # noqa: E402
 

@@ -26,7 +26,7 @@ from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from state_machine import events as E
 from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFIG
 
-# The changes an audit records and the next one carries (jobs.audit.RECORDED_CHANGES): name ->
+# The changes an audit records and the next one carries (jobs.earlier.RECORDED_CHANGES): name ->
 # (the event types, the field each must hold and the value it must have, None for any, the
 # fields kept after seq). Read by jobs.ingest_spark.profile_aggregates and `_count_profile`.
 RECORDED_CHANGES: dict[str, tuple[tuple[str, ...], tuple[str, str | None], tuple[str, ...]]] = {

@@ -32,11 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import random
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -48,7 +44,6 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from pyspark.errors import AnalysisException
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
@@ -56,17 +51,18 @@ from pyspark.sql import types as T
 from ingest.compressed import UnreadableInput
 from ingest.detect import EraEvidence, detected_eras, era_choices
 from ingest.lines import SIDE_FILES, cluster_folder, is_input
-from jobs.audit_args import AuditConfig, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
+from jobs.audit_args import AuditConfig, AuditError, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
+from jobs.earlier import (RECORDED_CHANGES, RecordedRuns, _utc, audited_before, carried_state, changes_of,
+                          recorded_runs)
 from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
-from jobs.runs import read_settled, readers_view, repair, run_tag, settle
+from jobs.runs import readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
-from schemas.events import EVENT_FIELD_NAMES, EVENT_FIELDS, FEW_VALUED_FIELDS, event_struct
-from schemas.tables import (DERIVED_TIMES, MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES,
-                            VIEW_SOURCES, VIEWS, table_struct)
+from jobs.writes import committed, ensure_table, merge_into, replaced_rows, table_path, write_derived, write_replayed
+from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
+from schemas.tables import DERIVED_TIMES, TABLES, VIEW_SOURCES, VIEWS, table_struct
 from schemas.types import spark_type
 from state_machine import events as E
-from state_machine.carried import CARRIED_SEQ, carried_configs, carried_controller, carried_liveness
 from state_machine.cluster import SCOPE_BY_TYPE
 from state_machine.eras import resolve_era
 from state_machine.replay import era_mismatches
@@ -150,22 +146,6 @@ def _transaction_columns(transactions: dict) -> dict[str, dict]:
             else:
                 columns["aborted_transactions"].setdefault(cluster, []).append([file, after, before, n])
     return columns
-
-
-def _utc(ms: int | None) -> str:
-    if ms is None:
-        return "(no time)"
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _ms(utc: str | None) -> int | None:
-    """_utc's inverse (None for no time)."""
-    return None if utc is None else round(datetime.fromisoformat(utc).timestamp() * 1000)
-
-
-class AuditError(RuntimeError):
-    """The run cannot proceed (bad arguments, failed quality gate): nothing was written, unless the
-    message says otherwise (a write that kept losing to concurrent writers)."""
 
 
 # ---------------------------------------------------------------- reading
@@ -496,147 +476,6 @@ def split_outputs(out: DataFrame) -> dict[str, DataFrame]:
 
 # ---------------------------------------------------------------- writing
 
-def table_path(warehouse: str, name: str) -> str:
-    """Absolute location of a table: a relative local warehouse is resolved here, where
-    the command runs (Delta reads a relative location as a table name)."""
-    if "://" in warehouse:
-        return f"{warehouse.rstrip('/')}/{name}"
-    return str(Path(warehouse).resolve() / name)
-
-
-def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
-    """Create the table with its documented columns and properties if absent, else add the
-    documented columns it lacks; returns (path, created)."""
-    from delta.tables import DeltaTable
-
-    path = table_path(warehouse, name)
-    if DeltaTable.isDeltaTable(spark, path):
-        add_missing_columns(spark, path, name)
-        return path, False
-    builder = DeltaTable.createIfNotExists(spark).location(path)
-    for f in TABLES[name]:
-        builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
-    for k, v in TABLE_PROPERTIES.items():
-        builder = builder.property(k, v)
-    if PARTITION_COLUMNS.get(name):
-        builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
-    builder.execute()
-    return path, True
-
-
-def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
-    """A table made by an earlier version gets the columns documented since (nullable ones: its
-    rows have no value for them), so this version's rows can be written to it."""
-    have = _columns(spark, path)
-    missing = [f for f in TABLES[name] if f.name not in have]
-    if not missing:
-        return
-    required = [f.name for f in missing if not f.nullable]
-    if required:
-        raise AuditError(f"table {name} at {path} lacks the columns {required}, which cannot be added to its "
-                         "rows (not nullable): write this run to another warehouse")
-    columns = ", ".join(f"`{f.name}` {spark_type(f.type).simpleString()} COMMENT {_sql_string(f.doc)}" for f in missing)
-    try:
-        spark.sql(f"ALTER TABLE delta.`{path}` ADD COLUMNS ({columns})")
-    except AnalysisException:
-        # Another audit added them since we looked (the ALTER then finds them there already).
-        if any(f.name not in _columns(spark, path) for f in missing):
-            raise
-
-
-def _columns(spark: SparkSession, path: str) -> set[str]:
-    """The columns of the Delta table at `path`, as its latest version has them."""
-    from delta.tables import DeltaTable
-
-    return set(DeltaTable.forPath(spark, path).toDF().columns)
-
-
-COMMIT_ATTEMPTS = 6
-
-
-def _conflicts() -> tuple[type[Exception], ...]:
-    """What Delta raises when a concurrent writer committed first (optimistic concurrency)."""
-    import delta.exceptions as X
-
-    return (X.ConcurrentAppendException, X.ConcurrentDeleteReadException, X.ConcurrentDeleteDeleteException,
-            X.ConcurrentTransactionException, X.ConcurrentWriteException, X.MetadataChangedException,
-            X.ProtocolChangedException, X.DeltaConcurrentModificationException)
-
-
-# A test hook: the process kills itself (SIGKILL, as the OOM killer or a lost node would) right
-# after its Nth commit, so that the tests can show a run is whole or absent at every commit.
-KILL_AFTER_COMMIT = "CONTROLLER_REPLAY_KILL_AFTER_COMMIT"
-_commits = {"n": 0}
-_commits_lock = threading.Lock()
-
-
-def _after_commit() -> None:
-    at = os.environ.get(KILL_AFTER_COMMIT)
-    if not at:
-        return
-    with _commits_lock:
-        _commits["n"] += 1
-        if _commits["n"] == int(at):
-            os.kill(os.getpid(), signal.SIGKILL)
-
-
-def committed(name: str, write: Callable[[], str], attempts: int = COMMIT_ATTEMPTS) -> str:
-    """Run one table's write (`write()`, which reads the table afresh each time); when another
-    audit's commit to the table conflicts with it, wait a little and run it again. So audits of
-    different clusters into one warehouse all land (Delta fails a commit that a concurrent one
-    may have invalidated, and leaves the retry to the writer)."""
-    conflicts, attempt = _conflicts(), 1
-    while True:
-        try:
-            path = write()
-            _after_commit()
-            return path
-        except conflicts as exc:
-            if attempt == attempts:
-                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise AuditError(f"table {name}: the write lost to concurrent writers {attempts} times "
-                                 f"(last: {first}). Nothing of this run is kept: the tables it had written "
-                                 "are rolled back; run the audit again.") from exc
-            attempt += 1
-            print(f"[audit] table {name}: a concurrent write committed first ({type(exc).__name__}); "
-                  f"writing again ({attempt} of {attempts})", file=sys.stderr, flush=True)
-            time.sleep(random.uniform(0.2, 1.0) * attempt)   # apart, so the writers do not meet again
-
-
-# Delta takes a MERGE's userMetadata from the session's conf only (a write takes it as an
-# option): the audits of one process set it one MERGE at a time.
-USER_METADATA_CONF = "spark.databricks.delta.commitInfo.userMetadata"
-_merge_lock = threading.Lock()
-
-
-def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, tag: str | None = None) -> str:
-    """MERGE on the table's natural key: rows of a re-run update in place, new rows insert.
-    `tag`: the commit's userMetadata (jobs.runs.run_tag)."""
-    from delta.tables import DeltaTable
-
-    path, created = ensure_table(spark, warehouse, name)
-    if created:  # nothing to match against: a plain append is the same, and cheaper
-        _tagged(df.write.format("delta").mode("append"), tag).save(path)
-        return path
-    cond = " AND ".join(f"t.`{k}` <=> s.`{k}`" for k in MERGE_KEYS[name])
-    merge = (DeltaTable.forPath(spark, path).alias("t").merge(df.alias("s"), cond)
-             .whenMatchedUpdateAll().whenNotMatchedInsertAll())
-    if tag is None:
-        merge.execute()
-        return path
-    with _merge_lock:
-        spark.conf.set(USER_METADATA_CONF, tag)
-        try:
-            merge.execute()
-        finally:
-            spark.conf.unset(USER_METADATA_CONF)
-    return path
-
-
-def _tagged(writer, tag: str | None):
-    return writer if tag is None else writer.option("userMetadata", tag)
-
-
 def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int | None]]:
     """cluster -> the first and last event time (epoch ms) of its events in this run, from the
     ingest's profile ((cluster, event_type) -> first_time, last_time)."""
@@ -648,206 +487,18 @@ def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int 
             for cluster, ps in by_cluster.items()}
 
 
-def audited_before(spark: SparkSession, warehouse: str, clusters: list[str],
-                   windows: dict[str, tuple[int | None, int | None]],
-                   settled: dict[str, int | None] | None = None) -> dict[str, int | None]:
-    """Which of `clusters` the warehouse's partition_timeline holds rows of already: cluster ->
-    the highest controller epoch of its rows before this run's window (`windows`: cluster -> first
-    and last event time; None when no row is before it, or the run has no event time). One
-    query: carried_state needs both, and each is otherwise a Spark job of its own. The tables are
-    read as readers see them (jobs.runs.read_settled; `settled`: their settled versions)."""
-    table = read_settled(spark, warehouse, "partition_timeline", settled) if clusters else None
-    if table is None:
-        return {}
-    starts = F.create_map(*[v for c in clusters for v in (F.lit(c), F.lit(windows.get(c, (None, None))[0]).cast("long"))])
-    held = (table.where(F.col("cluster").isin(clusters))
-            .groupBy("cluster").agg(F.max(F.when(F.unix_millis("valid_from") < starts[F.col("cluster")],
-                                                 F.col("controller_epoch"))).alias("epoch")))
-    return {r["cluster"]: r["epoch"] for r in sorted(held.collect())}
-
-
-def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[int | None, int | None]],
-                  before: dict[str, int | None], settled: dict[str, int | None] | None = None) -> DataFrame | None:
-    """Where the audits the warehouse holds left each partition of the clusters audited `before`
-    (audited_before: cluster -> the highest controller epoch of its rows before the window) before
-    this run's window (`windows`: cluster -> first and last event time), as events the replay starts from,
-    ahead of the partition's own: the partition's last partition_timeline row before the window's
-    start (PartitionStateCarried), each replica's last replica_timeline row before it
-    (ReplicaStateCarried), the highest controller epoch of the cluster's rows and of the
-    controller changes earlier audits recorded before it (ControllerEpochCarried), and which
-    brokers the liveness changes they recorded left alive and dead (LivenessCarried), and the
-    unclean-election settings they recorded last (ConfigObserved). So the
-    nightly audit of a night's logs goes on from the night before.
-    (state_machine.carried.carried_cluster builds the same from the core's rows.) None when
-    nothing is carried (no earlier rows, or an input without event times). The tables are read as
-    readers see them (jobs.runs.read_settled; `settled`: their settled versions)."""
-    from pyspark.sql.window import Window
-
-    starts = [(c, windows[c][0]) for c in before if c in windows and windows[c][0] is not None]
-    if not starts:
-        return None
-    bounds = F.broadcast(local_frame(spark, starts, "cluster string, _start long"))
-    carried = []
-    for name, event_type, by, state in (("partition_timeline", E.PARTITION_STATE_CARRIED, (), "partition_state"),
-                                        ("replica_timeline", E.REPLICA_STATE_CARRIED, ("replica",), "replica_state")):
-        table = read_settled(spark, warehouse, name, settled)
-        if table is None:
-            continue
-        earlier = (table.join(bounds, "cluster")
-                   .where(F.unix_millis("valid_from") < F.col("_start")))
-        latest_first = Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())
-        last = earlier.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
-        carried.append(_as_events(last, {"event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
-                                         "source_file": F.col("source"), "to_state": F.col(state),
-                                         "detail": F.when(F.col("inferred"), F.lit("inferred"))}))
-    changes = recorded_changes(spark, warehouse, list(before))
-    cluster_wide = [tuple(e) for cluster, start in starts for e in (
-        carried_controller(cluster, [before[cluster]], changes["controller_changes"].get(cluster, ()), start)
-        + carried_liveness(cluster, changes["broker_changes"].get(cluster, ()), start)
-        + carried_configs(cluster, changes["config_changes"].get(cluster, ()), start))]
-    if cluster_wide:
-        carried.append(local_frame(spark, cluster_wide, event_struct()))
-    return reduce(DataFrame.unionByName, carried) if carried else None
-
-
-# audit_runs columns of the changes a run's input shows (state_machine.carried's controller_changes
-# and broker_changes): each [time, ...] in recorded order, per cluster. The next audit carries them.
-RECORDED_CHANGES = ("controller_changes", "broker_changes", "config_changes")
-
-
-def changes_of(profile: dict[tuple, dict], name: str) -> dict[str, list[tuple]]:
-    """cluster -> its `name` changes (RECORDED_CHANGES) in this run's input, in recorded order,
-    as state_machine.carried gives them: (event time, ...), from the ingest's profile."""
-    by_cluster: dict[str, list] = {}
-    for (cluster, _), p in profile.items():
-        by_cluster.setdefault(cluster, []).extend(p.get(name) or ())
-    return {cluster: [tuple(c[1:]) for c in sorted(changes, key=lambda c: c[0])]
-            for cluster, changes in by_cluster.items() if changes}
-
-
-def recorded_changes(spark: SparkSession, warehouse: str, clusters: list[str]) -> dict[str, dict[str, list[tuple]]]:
-    """RECORDED_CHANGES column -> cluster -> the changes every earlier audit of it recorded
-    there: each run's in its recorded order (which the clocks of several brokers' files need
-    not follow), the runs in the order of their first change's time."""
-    from delta.tables import DeltaTable
-
-    runs_of: dict[str, dict[str, list[list[tuple]]]] = {name: {} for name in RECORDED_CHANGES}
-    path = table_path(warehouse, "audit_runs")
-    if DeltaTable.isDeltaTable(spark, path):
-        runs = spark.read.format("delta").load(path)
-        held = [name for name in RECORDED_CHANGES if name in runs.columns]   # not on a table of an earlier version
-        for r in runs.select(*held).collect() if held else ():
-            for name in held:
-                for cluster, changes in json.loads(r[name] or "{}").items():
-                    if cluster in clusters and changes:
-                        runs_of[name].setdefault(cluster, []).append([(_ms(at), *rest) for at, *rest in changes])
-
-    def first_time(run: list[tuple]) -> tuple:
-        times = [c[0] for c in run if c[0] is not None]
-        return (not times, min(times, default=0))
-
-    return {name: {c: [change for run in sorted(runs, key=first_time) for change in run] for c, runs in by_cluster.items()}
-            for name, by_cluster in runs_of.items()}
-
-
-def _as_events(df: DataFrame, given: dict[str, Column]) -> DataFrame:
-    """`df`'s rows as carried events: the `given` fields, then `df`'s columns named as event fields, else null."""
-    given = {"seq": F.lit(CARRIED_SEQ), **given}
-    return df.select([given[f.name].cast(spark_type(f.type)).alias(f.name) if f.name in given
-                      else F.col(f.name).cast(spark_type(f.type)) if f.name in df.columns
-                      else F.lit(None).cast(spark_type(f.type)).alias(f.name) for f in EVENT_FIELDS])
-
-
-def _sql_string(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
-                   windows: dict[str, tuple[int | None, int | None]], tag: str | None = None) -> str:
-    """Write a replayed table (`df`: this run's rows of `clusters`). For each cluster the run's
-    rows replace the rows the table holds inside the run's time window (`windows`: cluster ->
-    its input's first and last event time; rows with no time count as inside) and the rows
-    outside it stay. So one cluster's disjoint inputs (each night's logs) are all kept, an input
-    that grew (the logs so far) replaces what it covers, and a re-run writes the same rows.
-    The cluster's partitions are then numbered again (its rows before the window, this run's,
-    its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
-    commit: an overwrite of the run's clusters (replaceWhere), its userMetadata `tag`."""
-    path, created = ensure_table(spark, warehouse, name)
-    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
-    if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
-        # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
-        _tagged(df.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
-        return path
-    rows = replaced_rows(spark, path, name, df, clusters, windows)
-    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
-    return path
-
-
-def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clusters: list[str],
-                  windows: dict[str, tuple[int | None, int | None]]) -> DataFrame:
-    """The replayed table's rows of `clusters` once this run's (`df`) replace those inside its
-    window (write_replayed): the table's rows before the window, the run's, its rows after, each
-    partition's numbered again; `df` alone where the table holds nothing yet."""
-    from delta.tables import DeltaTable
-    from pyspark.sql.window import Window
-
-    if not DeltaTable.isDeltaTable(spark, path):
-        return df
-    bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
-    # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
-    # that version's files, which stay on disk (they are only marked removed). A commit to these
-    # clusters while this one is written makes Delta fail it, and `committed` writes again from a
-    # new pin; one that lands in the moment between the pin and the write's start is not seen.
-    version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
-    held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
-    at = F.unix_millis(F.col(REPLAY_TIMES[name]))
-    inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
-    kept = (held.join(F.broadcast(bounds), "cluster", "left").where(~inside)
-            .withColumn("_block", F.when(at < F.col("_lo"), 0).otherwise(2)).drop("_lo", "_hi"))
-    order = Window.partitionBy(*KEY).orderBy("_block", "ordinal")
-    rows = (kept.unionByName(df.withColumn("_block", F.lit(1)))
-            .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
-    if "valid_to" in df.columns:
-        rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
-    return rows.select(*df.columns)
-
-
-def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
-                  tag: str | None = None) -> str:
-    """Write a table derived from partition_timeline (schemas.tables.DERIVED_TIMES; `df`: all its
-    rows of `clusters`): one Delta commit, an overwrite of those clusters' rows, its userMetadata
-    `tag`."""
-    path, _ = ensure_table(spark, warehouse, name)
-    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
-    rows = df.select([F.col(f.name).cast(spark_type(f.type)) for f in TABLES[name]])
-    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
-    return path
-
 
 def derived_writes(spark: SparkSession, cfg: AuditConfig, timeline: DataFrame, clusters: list[str],
                    windows: dict[str, tuple[int | None, int | None]], profile: dict[tuple, dict],
-                   tag: str) -> dict[str, Callable[[], str]]:
-    """The writes of the tables derived from partition_timeline (jobs.availability), from the
-    rows it holds for `clusters` once this run's (`timeline`) replace their window
-    (replaced_rows): so they are written beside it, not after it."""
+                   recorded: RecordedRuns, tag: str) -> dict[str, Callable[[], str]]:
+    """The writes of the tables derived from partition_timeline (jobs.availability), from
+    `timeline`: the rows it holds for `clusters` once this run's replace their window
+    (replaced_rows). So they are written beside it, not after it."""
     from jobs import availability
 
-    changes_now = changes_of(profile, "broker_changes")
-
-    made: dict[str, DataFrame] = {}
-    lock = threading.Lock()
-
-    def frames() -> dict[str, DataFrame]:   # once, for both tables' threads
-        with lock:
-            if not made:
-                earlier = availability.earlier_runs(spark, cfg.warehouse, clusters)
-                rows = replaced_rows(spark, table_path(cfg.warehouse, "partition_timeline"), "partition_timeline",
-                                     timeline, clusters, windows)
-                made.update(availability.derived_tables(spark, rows, clusters, windows, changes_now,
-                                                        cfg.availability_window, earlier))
-            return made
-
-    return {name: lambda name=name: write_derived(spark, cfg.warehouse, name, frames()[name], clusters, tag)
+    frames = availability.derived_tables(spark, timeline, clusters, windows, changes_of(profile, "broker_changes"),
+                                         cfg.availability_window, recorded)
+    return {name: lambda name=name: write_derived(spark, cfg.warehouse, name, frames[name], clusters, tag)
             for name in DERIVED_TIMES}
 
 
@@ -975,7 +626,8 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     on_phase("replay")
     mark = time.time()   # the replay phase includes finding what earlier audits left (audited_before)
     before = audited_before(spark, cfg.warehouse, clusters, windows, settled)
-    carried, profile = carried_state(spark, cfg.warehouse, windows, before, settled), ing.profile
+    recorded = recorded_runs(spark, cfg.warehouse, clusters)
+    carried, profile = carried_state(spark, cfg.warehouse, windows, before, recorded, settled), ing.profile
     if carried is not None:
         carried, carried_profile = materialize_profiled(carried, ("cluster", "event_type"), profile_aggregates())
         ing.cached.append(carried)
@@ -1004,14 +656,24 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     # A run without events has no cluster's rows to replace: it writes its quarantine and its row.
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows, tag)
               for name, df in tables.items() if clusters}
+    if clusters:
+        # partition_timeline's rows once this run's replace their window: its write's first
+        # attempt and the derived tables read them, kept, from one read of the table.
+        timeline = replaced_rows(spark, table_path(cfg.warehouse, "partition_timeline"), "partition_timeline",
+                                 tables["partition_timeline"], clusters, windows)
+        if timeline is not tables["partition_timeline"]:
+            ing.cached.append(timeline.persist())
+        first = [timeline]
+        writes["partition_timeline"] = lambda: write_replayed(
+            spark, cfg.warehouse, "partition_timeline", tables["partition_timeline"], clusters, windows, tag,
+            rows=first.pop() if first else None)
+        writes.update(derived_writes(spark, cfg, timeline, clusters, windows, ing.profile, recorded, tag))
     # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none
     # counted, no row, and no commit (the table is made if absent).
     if quarantined:
         writes["quarantine"] = lambda: merge_into(spark, cfg.warehouse, "quarantine", quarantine, tag=tag)
     else:
         ensure_table(spark, cfg.warehouse, "quarantine")
-    if clusters:
-        writes.update(derived_writes(spark, cfg, tables["partition_timeline"], clusters, windows, ing.profile, tag))
     try:
         paths, stats = _write_tables(writes, out)
         paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))

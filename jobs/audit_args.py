@@ -7,6 +7,11 @@ import uuid
 from dataclasses import dataclass, field
 
 
+class AuditError(RuntimeError):
+    """The run cannot proceed (bad arguments, failed quality gate): nothing was written, unless the
+    message says otherwise (a write that kept losing to concurrent writers)."""
+
+
 @dataclass
 class AuditConfig:
     inputs: list[str]

@@ -14,13 +14,13 @@ time any audit of its cluster read (`audit_runs.time_windows`). Time between two
 counts in the state the timeline holds through it."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from jobs.earlier import RecordedRuns
 from schemas.tables import ELECTION_KINDS
 from state_machine import events as E
 from state_machine.states import ABSENT_PARTITION_STATES, PartitionState
@@ -137,50 +137,25 @@ def broker_failures(timeline: DataFrame, failures: DataFrame) -> DataFrame:
                     ((F.col("_last") - F.col("failed_at")) / 1e6).alias("reaction_s")))
 
 
-def earlier_runs(spark: SparkSession, warehouse: str, clusters: list[str]) -> tuple[dict, dict]:
-    """From the warehouse's audit_runs (the runs complete): cluster -> the time windows its runs
-    read ([(lo, hi)] in epoch ms), and cluster -> their broker changes ([(time ms, event type,
-    brokers)]), of `clusters`."""
-    from delta.tables import DeltaTable
-
-    from jobs.audit import _ms, table_path
-
-    spans: dict[str, list[tuple]] = {}
-    changes: dict[str, list[tuple]] = {}
-    path = table_path(warehouse, "audit_runs")
-    if not DeltaTable.isDeltaTable(spark, path):
-        return spans, changes
-    runs = spark.read.format("delta").load(path)
-    held = [c for c in ("time_windows", "broker_changes") if c in runs.columns]
-    for r in runs.select(*held).collect() if held else ():
-        for cluster, (lo, hi) in json.loads(r["time_windows"] or "{}").items() if "time_windows" in held else ():
-            if cluster in clusters:
-                spans.setdefault(cluster, []).append((_ms(lo), _ms(hi)))
-        for cluster, run in json.loads(r["broker_changes"] or "{}").items() if "broker_changes" in held else ():
-            if cluster in clusters:
-                changes.setdefault(cluster, []).extend((_ms(at), kind, tuple(brokers)) for at, kind, brokers in run)
-    return spans, changes
-
-
 def derived_tables(spark: SparkSession, timeline: DataFrame, clusters: list[str],
                    windows: dict[str, tuple[int | None, int | None]], changes_now: dict[str, list[tuple]],
-                   unit: str, earlier: tuple[dict, dict]) -> dict[str, DataFrame]:
+                   unit: str, recorded: RecordedRuns) -> dict[str, DataFrame]:
     """partition_availability and broker_failures of `clusters`, whole: from `timeline` (their
     partition_timeline rows as the warehouse holds them after this run's write), this run's time
     windows and broker changes (`windows`, `changes_now`: cluster -> (lo, hi) and [(time ms, event
-    type, brokers)]) and the earlier runs' (`earlier`: earlier_runs). An earlier run's changes
+    type, brokers)]) and the earlier runs' (`recorded`: jobs.earlier.recorded_runs). An earlier run's changes
     inside this run's window are left out: this run's input replaced that window's rows."""
     from jobs.session import local_frame
 
-    spans, changes = earlier
+    spans, changes = recorded.windows, recorded.changes["broker_changes"]
     ends, failures = [], []
     for c in clusters:
         lo, hi = windows.get(c, (None, None))
         his = [h for _, h in spans.get(c, ()) if h is not None] + ([hi] if hi is not None else [])
         if his:
             ends.append((c, max(his) * 1000))
-        outside = [ch for ch in changes.get(c, ())
-                   if lo is None or hi is None or ch[0] is None or not lo <= ch[0] <= hi]
+        outside = [(at, kind, tuple(brokers)) for at, kind, brokers in changes.get(c, ())
+                   if lo is None or hi is None or at is None or not lo <= at <= hi]
         now = [(at, kind, tuple(brokers)) for at, kind, brokers in changes_now.get(c, ())]
         ordered = sorted(dict.fromkeys(outside + now), key=lambda ch: (ch[0] is None, ch[0] or 0))
         failures += [(c, broker, at * 1000, None if back is None else back * 1000)

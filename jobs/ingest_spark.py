@@ -488,7 +488,7 @@ def profile_aggregates() -> dict:
         return F.collect_list(F.when(F.col("event_type").isin(*types) & held, F.struct("seq", *kept)))
 
     return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),
-            # Each led by its seq (jobs.audit.recorded_changes): (time, epoch, controller) of each
+            # Each led by its seq (jobs.earlier.recorded_runs): (time, epoch, controller) of each
             # controller change, (time, event type, brokers) of each liveness change, (time,
             # topic, value) of each unclean-election setting.
             **{name: change(types, field, value, kept) for name, (types, (field, value), kept) in RECORDED_CHANGES.items()},

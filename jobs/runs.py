@@ -162,7 +162,7 @@ def complete_runs(spark, warehouse: str) -> set[str]:
     """The run ids `audit_runs` holds: every run whose row was written (its tables before it)."""
     from delta.tables import DeltaTable
 
-    from jobs.audit import table_path
+    from jobs.writes import table_path
 
     path = table_path(warehouse, "audit_runs")
     if not DeltaTable.isDeltaTable(spark, path):
@@ -174,7 +174,7 @@ def histories(spark, warehouse: str) -> dict[str, list[Commit]]:
     """name -> commits, of every run table present."""
     from delta.tables import DeltaTable
 
-    from jobs.audit import table_path
+    from jobs.writes import table_path
 
     out = {}
     for name in RUN_TABLES:
@@ -196,7 +196,7 @@ def read_settled(spark, warehouse: str, name: str, settled: dict[str, int | None
     settled. `audit_runs` is read whole: its rows are the runs complete."""
     from delta.tables import DeltaTable
 
-    from jobs.audit import table_path
+    from jobs.writes import table_path
 
     path = table_path(warehouse, name)
     if name not in RUN_TABLES:
@@ -236,7 +236,7 @@ def repair(spark, warehouse: str, by: str, runs: set[str],
     rows were taken from. Each table is written back once, in one commit tagged as the repair."""
     from pyspark.sql import functions as F
 
-    from jobs.audit import committed, table_path
+    from jobs.writes import committed, table_path
 
     history = histories(spark, warehouse) if history is None else history
     plan = rollback_plan(history, runs)

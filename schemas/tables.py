@@ -187,7 +187,7 @@ MERGE_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 # The time that places each replayed table's row in its cluster's history: a run's rows
-# replace the rows of its clusters inside the run's time window (jobs.audit.write_replayed).
+# replace the rows of its clusters inside the run's time window (jobs.writes.write_replayed).
 REPLAY_TIMES: dict[str, str] = {
     "partition_timeline": "valid_from",
     "replica_timeline": "valid_from",

@@ -1,7 +1,7 @@
 """Carried state: where a replay left each partition, as the events a later replay starts from
 (PartitionStateCarried, ReplicaStateCarried; state_machine.replay.on_state_carried).
 
-The audit builds the same events from the Delta tables (jobs.audit.carried_state); this builds
+The audit builds the same events from the Delta tables (jobs.earlier.carried_state); this builds
 them from the core's own output, for local tools, tests and measurements."""
 from __future__ import annotations
 

@@ -136,10 +136,10 @@ def test_a_table_that_cannot_be_written_stops_the_audit_and_the_others_are_rolle
     assert truth
     real = audit.write_replayed
 
-    def write_replayed(spark, warehouse, name, *args):
+    def write_replayed(spark, warehouse, name, *args, **kwargs):
         if name == "partition_timeline":
             raise AuditError("table partition_timeline: the write lost to concurrent writers 6 times")
-        return real(spark, warehouse, name, *args)
+        return real(spark, warehouse, name, *args, **kwargs)
 
     monkeypatch.setattr(audit, "write_replayed", write_replayed)
     warehouse = tmp_path / "wh"
@@ -425,7 +425,8 @@ def test_a_broker_wide_default_reaches_each_partition_as_broker_wide(spark, tmp_
 
 
 def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(spark, tmp_path, monkeypatch):
-    import jobs.audit as audit
+    from jobs.earlier import _utc
+    from jobs.writes import table_path
     from schemas.tables import TABLES
 
     events = tmp_path / "events.jsonl"
@@ -437,7 +438,7 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before these columns made it
     then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
     monkeypatch.undo()
-    path = audit.table_path(wh, "audit_runs")
+    path = table_path(wh, "audit_runs")
     assert not set(since) & set(spark.read.format("delta").load(path).columns)
     now = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
     held = spark.read.format("delta").load(path)
@@ -447,7 +448,7 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     assert [r[name] is None for r in held.where(f"run_id = '{then.run_id}'").collect() for name in since[1:]] == \
         [True] * (len(since) - 1)
     times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
-    assert json.loads(windows[now.run_id]) == {"upgraded": [audit._utc(min(times)), audit._utc(max(times))]}
+    assert json.loads(windows[now.run_id]) == {"upgraded": [_utc(min(times)), _utc(max(times))]}
 
 
 def test_a_reassignment_in_flight_at_midnight_completes_the_next_night(spark, tmp_path):

@@ -1,6 +1,6 @@
 """Audits running at the same time into one warehouse (the nightly audit of several clusters, one
 job per cluster): Delta fails a commit that a concurrent one may have invalidated, and the audit
-writes again (jobs.audit.committed). Real Delta tables, real conflicts: two threads of the suite's
+writes again (jobs.writes.committed). Real Delta tables, real conflicts: two threads of the suite's
 session start their writes together at a barrier, so that their commits conflict."""
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from chispa import assert_df_equality
 from pyspark.sql import types as T
 
-import jobs.audit as audit
-from jobs.audit import AuditError, committed, ensure_table, merge_into, table_path, write_replayed
+import jobs.writes as writes
+from jobs.audit import AuditError
+from jobs.writes import committed, ensure_table, merge_into, table_path, write_replayed
 from schemas.tables import table_struct
 
 T0 = datetime(2026, 11, 27, 2, 0, tzinfo=timezone.utc)
@@ -77,7 +78,7 @@ def test_runs_recorded_at_the_same_time_are_all_kept(spark, tmp_path):
 @pytest.mark.parametrize("layout", ["by cluster", "unpartitioned, as earlier versions made it"])
 def test_replayed_rows_of_two_clusters_written_at_the_same_time_both_land(spark, tmp_path, monkeypatch, layout):
     if layout != "by cluster":
-        monkeypatch.setattr(audit, "PARTITION_COLUMNS", {})
+        monkeypatch.setattr(writes, "PARTITION_COLUMNS", {})
     wh = str(tmp_path)
     held = timeline(spark, "held")
     write_replayed(spark, wh, "partition_timeline", held, ["held"], {})   # creates the table
@@ -133,7 +134,7 @@ def test_a_write_that_keeps_losing_stops_the_audit_naming_the_table(spark, tmp_p
 
 def test_two_audits_adding_the_same_new_column_at_the_same_time_both_go_on(spark, tmp_path, monkeypatch):
     """An audit of this version meeting a table of an earlier one adds the columns documented
-    since (jobs.audit.add_missing_columns); two such audits at once both add the same column."""
+    since (jobs.writes.add_missing_columns); two such audits at once both add the same column."""
     from schemas.tables import TABLES
 
     current = TABLES["audit_runs"]

@@ -13,7 +13,7 @@ from chispa import assert_df_equality
 from pyspark.sql import functions as F
 
 from frames import comparable
-from jobs import audit
+from jobs import writes
 from jobs.audit import AuditConfig, register_tables, run
 from schemas.tables import TABLES, table_struct
 from state_machine.cluster import replay_cluster
@@ -94,7 +94,7 @@ def test_a_violations_table_of_an_earlier_version_gets_facts_added_by_the_next_a
     wh = str(tmp_path / "warehouse")
     earlier = tuple(f for f in TABLES["violations"] if f.name != "facts")
     monkeypatch.setitem(TABLES, "violations", earlier)   # violations as the version before `facts` made it
-    path, created = audit.ensure_table(spark, wh, "violations")
+    path, created = writes.ensure_table(spark, wh, "violations")
     assert created
     old_row = ("before", "t", 0, 0, 5, "LEADER_NOT_IN_ISR", "error", None, "leader 3 is not in its ISR [1, 2]",
                ["controller.log:5"])

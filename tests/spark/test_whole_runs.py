@@ -14,6 +14,7 @@ import pytest
 
 import jobs.audit as audit
 import jobs.runs as runs
+import jobs.writes as writes
 from jobs.audit import AuditConfig, AuditError, run
 from jobs.runs import RUN_TABLES, read_settled, settled_versions
 
@@ -103,10 +104,10 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
                 if count["n"] == k:
                     raise Killed
 
-        monkeypatch.setattr(audit, "_after_commit", die_after_commit)
+        monkeypatch.setattr(writes, "_after_commit", die_after_commit)
         with pytest.raises(Killed):
             run(spark, AuditConfig(inputs=[str(night)], warehouse=str(warehouse), run_id=f"killed-{k}"))
-        on_disk = {name: runs.table_history(spark, audit.table_path(str(warehouse), name)) for name in RUN_TABLES}
+        on_disk = {name: runs.table_history(spark, writes.table_path(str(warehouse), name)) for name in RUN_TABLES}
         assert sum(c.run == f"killed-{k}" for cs in on_disk.values() for c in cs) >= k
         assert readers_see(spark, warehouse) == clean, f"killed after commit {k}"
     monkeypatch.undo()
@@ -119,7 +120,7 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
     assert after["audit_runs"] == ["again", "first"]
     assert {n: after[n] for n in RUN_TABLES} == {n: clean[n] for n in RUN_TABLES}
     # And what readers see is the tables as they are: nothing left unsettled.
-    latest = {name: sorted(map(repr, spark.read.format("delta").load(audit.table_path(str(warehouse), name))
+    latest = {name: sorted(map(repr, spark.read.format("delta").load(writes.table_path(str(warehouse), name))
                                .drop("run_id").collect())) for name in RUN_TABLES}
     assert latest == {n: clean[n] for n in RUN_TABLES}
     rolled = json.loads(read_settled(spark, str(warehouse), "audit_runs").where("run_id = 'again'")
@@ -130,7 +131,7 @@ def test_a_run_killed_after_any_of_its_commits_leaves_readers_the_runs_before_it
 def test_a_process_killed_by_sigkill_mid_write_is_rolled_back_by_the_next_audit(spark, night, audited, tmp_path):
     warehouse = copy_of(audited, tmp_path)
     clean = readers_see(spark, warehouse)
-    env = {**os.environ, audit.KILL_AFTER_COMMIT: "2"}
+    env = {**os.environ, writes.KILL_AFTER_COMMIT: "2"}
     cli = [sys.executable, "-m", "jobs.cli", "audit", "--input", str(night), "--warehouse", str(warehouse)]
     killed = subprocess.run(cli, env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
