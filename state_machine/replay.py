@@ -40,11 +40,13 @@ from state_machine.kraft import KraftHandlers
 from state_machine.partition import (UNCLEAN_CONFIG, PartitionModel, ReplicaRow, TimelineRow, _unclean_value, mark_alive,
                                      mark_dead)
 from state_machine.selectors import ElectionKind
-from state_machine.states import NO_LEADER, PartitionState, partition_state, replica_state
+from state_machine.states import NO_LEADER, PartitionState, ReplicaState, partition_state, replica_state
 from state_machine.steps import OP_PARTITION, ControllerOperations, PendingSteps, Step
 from state_machine.zk import ZkHandlers
 
 P = PartitionState
+R = ReplicaState
+_DELETION_STATES = frozenset({R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful, R.ReplicaDeletionIneligible})
 _CARRIED_INFERRED = frozenset(INFERABLE)
 
 
@@ -141,8 +143,14 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
                 self.liveness_complete = True
 
     def on_replica_state_carried(self, record: Event) -> None:
-        """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check)."""
-        self.replica_states[record.replica] = replica_state(record.to_state)
+        """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check).
+        A replica still in a deletion state means the topic's deletion is under way: a replay's
+        inferred steps take a reassignment's removed replicas on to NonExistentReplica, so only a
+        deletion waiting for a dead broker ends an input there. The next input's broker events
+        go on with the deletion (TopicDeletionManager resumes it), not with the partition."""
+        state = self.replica_states[record.replica] = replica_state(record.to_state)
+        if state in _DELETION_STATES and not self.kraft and self.era.topic_deletion:
+            self.deleting = True
 
     def on_isr_change_proposed(self, event: Event) -> None:
         """The leader's "Shrinking/Expanding ISR from A to B", logged before its write. Before 2.4

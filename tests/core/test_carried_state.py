@@ -412,3 +412,26 @@ def test_the_last_unclean_setting_of_each_topic_and_of_the_cluster_before_the_st
     got = carried_configs("c", changes, 5)
     assert [(c.topic, c.config_value, c.seq < 0) for c in got] == [(None, "true", True), ("a", None, True), ("b", "true", True)]
     assert [(c.topic, c.config_value) for c in carried_configs("c", changes)] == [(None, "true"), ("a", None), ("b", "false")]
+
+
+@pytest.mark.parametrize("era", ["0.8.2", "1.1", "2.4", "3.x"])
+def test_a_topic_deletion_that_straddles_midnight_completes_the_next_night(era):
+    # Broker 3 is down when the topic's deletion starts: its replica is ineligible and the
+    # deletion waits. After midnight broker 3 comes back and the controller finishes the
+    # deletion: the partition and its replicas are gone, as when the whole history is replayed.
+    from state_machine.carried import carried_cluster
+    from state_machine.cluster import replay_cluster
+
+    events = build([*BASE, e("BrokerFailure", brokers=[3]), e("TopicDeletion"), e("BrokerStartup", brokers=[3])])
+    cut = 5
+    resolved = resolve_era(era)
+    whole = replay_cluster("c", events, resolved)[("t", 0)]
+    first_night = replay_cluster("c", events[:cut], resolved)
+    assert first_night[("t", 0)].timeline[-1].replicas == (1, 2, 3)   # the deletion waits for broker 3
+    carried = carried_cluster("c", first_night, events[cut].event_time_ms, events[:cut])
+    night = replay_cluster("c", carried + events[cut:], resolved)[("t", 0)]
+    last = whole.timeline[-1]
+    assert (last.partition_state, last.leader, last.leader_epoch, last.replicas) == ("NonExistentPartition", -1, -1, ())
+    assert [r[3:] for r in night.timeline] == [r[3:] for r in whole.timeline if r.seq >= events[cut].seq]
+    assert night.replica_timeline == [r for r in whole.replica_timeline if r.seq >= events[cut].seq]
+    assert night.violations == [v for v in whole.violations if v.seq >= events[cut].seq]
