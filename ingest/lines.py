@@ -32,7 +32,8 @@ CROSS_FILE_ORDER = ("order_ts", "order_epoch", "file_rank", "recording_broker", 
 
 # The catalogue rows a ZooKeeper controller's failover is told by (FileParser._failover_event).
 FAILOVER_ROWS = frozenset({"ctl.elected.leader", "ctl.elected", "ctl.elected.epoch", "ctl.failover.epoch.old",
-                           "ctl.failover.epoch.1_0", "ctl.failover.live", "ctl.failover.ready.old", "ctl.failover.ready"})
+                           "ctl.failover.epoch.1_0", "ctl.failover.epoch.incremented", "ctl.failover.live",
+                           "ctl.failover.ready.old", "ctl.failover.ready"})
 
 _KIND_BY_NAME = (
     (re.compile(r"state-change\.log"), "state-change"),
@@ -220,7 +221,7 @@ class FileParser:
         self.order_epoch: int | None = None
         self.live_brokers: list[int] | None = None   # from the failover's "Currently active brokers" line
         # A new controller's epoch, as (controller, epoch), from a line before its live brokers'
-        # ("... Epoch incremented to E", 2.1+; "incremented epoch to E", 0.8-1.0), until its
+        # ("... Epoch incremented to E", 1.1+; "incremented epoch to E", 0.8-1.0), until its
         # failover is announced (_failover_event).
         self.elected: tuple[int, int] | None = None
         self.announced_epoch: int | None = None
@@ -344,8 +345,9 @@ class FileParser:
         """A new controller's decisions begin once it has read the live brokers
         (initializeControllerContext), long before its "Ready to serve as the new controller"
         line: other brokers log what they receive from it in between. So where a line before
-        names the new epoch (0.8-1.0 "incremented epoch to E", 2.1+ the election line), the
-        ControllerFailover is the live brokers' line's and the Ready line repeats it."""
+        names the new epoch (0.8-1.0 "incremented epoch to E", 1.1-2.0 "Epoch incremented to E",
+        2.1+ the election line), the ControllerFailover is the live brokers' line's and the Ready
+        line repeats it."""
         for data in outputs:
             fact = data.get("fact")
             if fact == "controller_elected":

@@ -77,8 +77,9 @@ def _elected(m: re.Match, ctx: LineContext) -> list:
 
 
 def _epoch_incremented(m: re.Match, ctx: LineContext) -> list:
-    """0.8-1.0 name the new epoch before the failover's first decisions ("Controller 1 incremented
-    epoch to 5"; 1.0 "[Controller id=1] Incremented epoch to 5"): as 2.1+'s election line does."""
+    """0.8-2.0 name the new epoch before the failover's first decisions ("Controller 1 incremented
+    epoch to 5"; 1.0 "[Controller id=1] Incremented epoch to 5"; 1.1-2.0 "Epoch incremented to 5"):
+    as 2.1+'s election line does."""
     b = m.groupdict().get("b")
     return [{"fact": "controller_elected", "controller_id": int(b) if b is not None else ctx.prefix.broker,
              "controller_epoch": int(m["e"])}]
@@ -207,6 +208,9 @@ PATTERNS: tuple[MessagePattern, ...] = (
         r"Reading controller epoch from ZooKeeper$"),
     row("ctl.failover.epoch.incrementing", f"{KC} onControllerFailover @1.1.1..@2.0.1", "1.1.0", "2.0.1", "incrementing",
         r"Incrementing controller epoch in ZooKeeper$"),
+    # The new epoch, before the context is read and the new controller decides (as 2.1+'s election line).
+    row("ctl.failover.epoch.incremented", f"{KC} incrementControllerEpoch @1.1.0..@2.0.1", "1.1.0", "2.0.1", "epoch",
+        r"Epoch incremented to (?P<e>\d+)$", _epoch_incremented),
     row("ctl.failover.epoch.error", f"{KC} incrementControllerEpoch @0.8.0..@2.0.1 (ERROR)", "0.8.0", "2.0.1", "error",
         r"Error while incrementing controller epoch$"),
     row("ctl.failover.epochs", f"{KC} initializeControllerContext @2.2..@3.9", "2.2.0", None, "initialized",

@@ -52,6 +52,7 @@ CASES = [
     ("0.11.0.3", "[Controller 1]: Controller 1 incremented epoch to 5",
      [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 5}]),
     ("1.0.2", "[Controller id=1] Incremented epoch to 5", [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 5}]),
+    ("2.0.1", "[Controller id=1] Epoch incremented to 5", [{"fact": "controller_elected", "controller_id": 1, "controller_epoch": 5}]),
     # Broker membership, controlled shutdown
     ("2.8.1", "[Controller id=2] New broker startup callback for 1,3", [ctl("BrokerStartup", 2, brokers=[1, 3])]),
     ("0.9.0.1", "[Controller 0]: Broker failure callback for 2", [ctl("BrokerFailure", 0, brokers=[2])]),
@@ -744,12 +745,35 @@ def test_a_failover_is_the_new_controllers_once_it_has_read_the_live_brokers():
     assert sum(o.n_lines for o in outs) == 4
 
 
-def test_a_failover_whose_election_line_names_no_epoch_is_the_ready_lines():
-    # 1.1-2.0 ("2 successfully elected as the controller"): the epoch is first printed by "Ready".
+def test_a_failover_no_line_before_ready_names_the_epoch_of_is_the_ready_lines():
+    # An excerpt that lacks the line naming the new epoch: "Ready" is the first to print it.
     outs = _failover_outputs(["2 successfully elected as the controller", "Currently active brokers in the cluster: Set(2, 3)",
                               "Ready to serve as the new controller with epoch 2"])
     assert [(o.line, o.kind) for o in outs] == [(1, "fact"), (2, "fact"), (3, "event")]
     assert (outs[2].data["controller_epoch"], outs[2].data["brokers"]) == (2, [2, 3])
+
+
+def test_from_1_1_to_2_0_the_epoch_increment_names_the_failovers_epoch():
+    # KafkaController.onControllerFailover @1.1.0..@2.0.1: the election line names no epoch, but
+    # incrementControllerEpoch logs "Epoch incremented to N" before the handlers are registered and
+    # the context (the live brokers) is read; the new controller's decisions follow that, before "Ready".
+    outs = _failover_outputs(["2 successfully elected as the controller", "Reading controller epoch from ZooKeeper",
+                              "Initialized controller epoch to 1 and zk version 0", "Incrementing controller epoch in ZooKeeper",
+                              "Epoch incremented to 2", "Registering handlers", "Deleting log dir event notifications",
+                              "Deleting isr change notifications", "Initializing controller context",
+                              "Currently active brokers in the cluster: Set(2, 3)",
+                              "Currently shutting brokers in the cluster: Set()",
+                              "Current list of topics in the cluster: Set(t)",
+                              "Fetching topic deletions in progress", "List of topics to be deleted: ",
+                              "List of topics ineligible for deletion: ", "Initializing topic deletion manager",
+                              "Sending update metadata request",
+                              "Ready to serve as the new controller with epoch 2"])
+    assert [o.kind for o in outs] == ["fact"] + ["understood"] * 3 + ["fact"] + ["understood"] * 4 + ["event"] + \
+        ["understood"] * 8
+    failover = outs[9].data
+    assert (failover["event_type"], failover["controller_id"], failover["controller_epoch"], failover["brokers"],
+            failover["source_line"]) == ("ControllerFailover", 2, 2, [2, 3], 10)
+    assert sum(o.n_lines for o in outs) == 18
 
 
 def test_up_to_1_0_the_epoch_increment_names_the_failovers_epoch():
