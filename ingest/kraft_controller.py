@@ -70,6 +70,51 @@ def _renounced(m: re.Match, ctx: LineContext) -> list:
     return out
 
 
+# --- a ZooKeeper migration's dual write (KIP-866): the records of a topic the KRaft controller creates.
+# The ZooKeeper brokers' replay has no metadata log: where the controller's own lines name a topic's
+# replicas, they are its first record of them. Facts here; ingest.lines.FileParser._dual_write
+# turns them into the event, and only in a migration, for a topic a request created (not the
+# records a controller replays as it loads its log).
+
+def zk_migration_state(m: re.Match, ctx: LineContext) -> list:
+    """The controller runs a ZooKeeper migration ("ZK migration mode is enabled"), or its migration
+    state changed (ZkMigrationStateRecord): MIGRATION is the dual write."""
+    state = m.groupdict().get("to") or ("enabled" if m.groupdict().get("zk") else None)
+    return [] if state is None else [{"fact": "zk_migration", "state": state}]
+
+
+_CREATABLE_TOPIC = "CreatableTopic(name='"
+
+
+def _topics_created(m: re.Match, ctx: LineContext) -> list:
+    """CreateTopics result(s): each `CreatableTopic(name='t', ...): SUCCESS` (or an error and its
+    message), joined by ", " (ReplicationControlManager.createTopics @3.4.1..): the topics created."""
+    created = [part.split("'", 1)[0] for part in m["results"].split(_CREATABLE_TOPIC)[1:]
+               if part.rstrip(", ").endswith(": SUCCESS")]
+    return [{"fact": "topics_created", "topics": created}] if created else []
+
+
+_REGISTRATION_FIELDS = {name: re.compile(rf"(?:\(|, ){name}=(\[[\d, ]*\]|-?\d+)")
+                        for name in ("replicas", "isr", "leader", "leaderEpoch")}
+
+
+def _partition_registration(m: re.Match, ctx: LineContext) -> list:
+    """A PartitionRecord the controller replayed, as PartitionRegistration.toString prints it
+    (3.4: replicas, isr, ..., leader, leaderRecoveryState, leaderEpoch, partitionEpoch; 3.7+ adds
+    directories and the ELR fields): a new partition's replicas, ISR, leader and leader epoch."""
+    values = {}
+    for name, field in _REGISTRATION_FIELDS.items():
+        found = field.search(m["registration"])
+        if found is None:
+            return []
+        values[name] = found[1]
+    topic, _, partition = m["tp"].rpartition("-")
+    return [{"fact": "partition_registration", "new": m.groupdict().get("existing") != "existing", "topic": topic,
+             "partition": int(partition), "replicas": [int(v) for v in values["replicas"].strip("[]").split(",") if v.strip()],
+             "isr": [int(v) for v in values["isr"].strip("[]").split(",") if v.strip()], "leader": int(values["leader"]),
+             "leader_epoch": int(values["leaderEpoch"]), "controller_id": ctx.prefix.broker}]
+
+
 # The KRaft controller's own lines: their ranges are the cluster's release (ingest.detect).
 CONTROLLER_ROW_PREFIX = "kraft.controller."
 
@@ -108,9 +153,11 @@ CONTROLLER_PATTERNS: tuple[MessagePattern, ...] = (
     row("kraft.controller.replayed_topic", f"{_RCM} replay(TopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
         r"Replayed TopicRecord for topic (?P<topic>\S+) with topic ID (?P<tid>\S+)\.$", _topic_name),
     row("kraft.controller.created_partition", f"{_RCM} replay(PartitionRecord) @3.0.2..@3.5.2", "3.0.0", "3.5.2", "Created",
-        r"Created partition " + _TP + r" and Partition(?:ControlInfo|Registration)\(.*\)\.$", no_events),
+        r"Created partition " + _TP + r" and Partition(?:ControlInfo|Registration)(?P<registration>\(.*\))\.$",
+        _partition_registration),
     row("kraft.controller.replayed_partition", f"{_RCM} replay(PartitionRecord) @3.6.0..", "3.6.0", None, "Replayed",
-        r"Replayed PartitionRecord for (?:new|existing) partition " + _TP + r" and PartitionRegistration\(.*\)\.$", no_events),
+        r"Replayed PartitionRecord for (?:new|(?P<existing>existing)) partition " + _TP
+        + r" and PartitionRegistration(?P<registration>\(.*\))\.$", _partition_registration),
     row("kraft.controller.removed_topic", f"{_RCM} replay(RemoveTopicRecord) @2.8.0..@3.5.2", "2.8.0", "3.5.2", "Removed",
         r"Removed topic \S+ with ID \S+\.$", no_events),
     row("kraft.controller.replayed_remove_topic", f"{_RCM} replay(RemoveTopicRecord) @3.6.0..", "3.6.0", None, "Replayed",
@@ -249,7 +296,7 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     row("kraft.controller.removing_feature_33", f"{_FEATURES} replay(FeatureLevelRecord) @3.3.2..@3.5.2", "3.3.0", "3.5.2",
         "Removing", r"Removing feature \S+$", no_events),
     row("kraft.controller.zk_migration_state_35", f"{_FEATURES} replay(ZkMigrationStateRecord) @3.5.2", "3.5.0", "3.5.2",
-        "Transitioning", r"Transitioning ZK migration state from \w+ to \w+$", no_events),
+        "Transitioning", r"Transitioning ZK migration state from \w+ to (?P<to>\w+)$", zk_migration_state),
     # An admin's feature update (kafka-features), checked before its FeatureLevelRecord is written.
     row("kraft.controller.metadata_version_upgrade", f"{_FEATURES} updateMetadataVersion @3.3.2.. (WARN from 3.9.0)",
         "3.3.0", None, "Upgrading", r"Upgrading metadata\.version from \S+ to \S+\.$", no_events),
@@ -301,7 +348,7 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
     # Requests and their results: the TOPIC_RECORD / PARTITION_RECORD / REMOVE_TOPIC_RECORD
     # they produced are the events.
     row("kraft.controller.create_topics_result", f"{_RCM} createTopics @2.8.2.. (`createTopics` to 3.0)", "2.8.0", None,
-        "CreateTopics", r"[Cc]reateTopics result\(s\): .*$", no_events),
+        "CreateTopics", r"[Cc]reateTopics result\(s\): (?P<results>.*)$", _topics_created),
     row("kraft.controller.validate_only_create_topics", f"{_RCM} createTopics @3.1.2..", "3.1.0", None, "Validate-only",
         r"Validate-only CreateTopics result\(s\): .*$", no_events),
     row("kraft.controller.validate_only_create_partitions", f"{_QC} createPartitions DEBUG @3.2.3..", "3.2.0", None,
@@ -348,8 +395,8 @@ REPLAY_COPY_PATTERNS: tuple[MessagePattern, ...] = (
         r"Amending registration of broker \d+, incarnation ID \S+\. Broker epoch remains \d+\.$", no_events),
     # Controller lifecycle and housekeeping.
     row("kraft.controller.created", f"{_QC} constructor @3.3.0..", "3.3.0", None, "Creating",
-        r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?: ZK migration mode is enabled\.)?"
-        r"(?: Eligible leader replicas enabled\.)?$", no_events),
+        r"Creating new QuorumController with clusterId \S+?(?:, authorizer .*?)?\.?(?P<zk> ZK migration mode is enabled\.)?"
+        r"(?: Eligible leader replicas enabled\.)?$", zk_migration_state),
     row("kraft.controller.activation", "ActivationRecordsGenerator.java @3.6.0.. (WARN; the sentences it appends)", "3.6.0",
         None, "Performing", r"Performing controller activation\.(?: (?:" + "|".join(_ACTIVATION_SENTENCES) + r"))*$", no_events),
     row("kraft.controller.bootstrap_33", f"{_QC} generateActivationRecords @3.3.0..@3.5.2", "3.3.0", "3.5.2", "The",

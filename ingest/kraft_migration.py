@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ingest.catalog import LineContext, MessagePattern, event, no_events, row
+from ingest.kraft_controller import zk_migration_state
 from ingest.kraft_records import TOPIC_RESOURCE, partition_record_fields
 from state_machine.partition import UNCLEAN_CONFIG
 
@@ -270,8 +271,8 @@ PATTERNS: tuple[MessagePattern, ...] = _migration_rows(TRACE_RECORD_ROWS) + _mig
     ("transaction_complete", f"{_QC} completeMigration @3.6.0..", "3.6.0", "3.9.2", "Completing",
      r"Completing migration of ZooKeeper metadata to KRaft\.$"),
     ("state_replayed", f"{_FEATURES} replay(ZkMigrationStateRecord) @3.6.0.. (DEBUG when unchanged)", "3.6.0", "3.9.2",
-     "Replayed", r"Replayed a ZkMigrationStateRecord (?:changing the migration state from \w+ to \w+|which did not "
-     r"alter the state from \w+)\.$"),
+     "Replayed", r"Replayed a ZkMigrationStateRecord (?:changing the migration state from \w+ to (?P<to>\w+)|which did not "
+     r"alter the state from \w+)\.$", zk_migration_state),
     # The KRaft controller taking /controller in ZooKeeper (the ZooKeeper brokers' controller epoch
     # moves to the "ZK epoch" named; the LeaderAndIsr requests it then sends carry it).
     ("zk.registering", f"{_KZ} @3.4.1..", "3.4.0", "3.9.2", "KRaft",

@@ -35,6 +35,12 @@ FAILOVER_ROWS = frozenset({"ctl.elected.leader", "ctl.elected", "ctl.elected.epo
                            "ctl.failover.epoch.1_0", "ctl.failover.epoch.incremented", "ctl.failover.live",
                            "ctl.failover.ready.old", "ctl.failover.ready"})
 
+# The catalogue rows a ZooKeeper migration's KRaft controller tells the topics it creates by
+# (FileParser._dual_write).
+DUAL_WRITE_ROWS = frozenset({"kraft.controller.created", "kraft.controller.zk_migration_state_35",
+                             "kraft.controller.migration.state_replayed", "kraft.controller.create_topics_result",
+                             "kraft.controller.created_partition", "kraft.controller.replayed_partition"})
+
 _KIND_BY_NAME = (
     (re.compile(r"state-change\.log"), "state-change"),
     (re.compile(r"controller\.log"), "controller"),
@@ -225,6 +231,10 @@ class FileParser:
         # failover is announced (_failover_event).
         self.elected: tuple[int, int] | None = None
         self.announced_epoch: int | None = None
+        # A KRaft controller in a ZooKeeper migration, and the topics its CreateTopics requests
+        # created (until their records are read): see _dual_write.
+        self.zk_migration = False
+        self.topics_created: set[str] = set()
 
     def feed(self, line_no: int, raw: str) -> Iterator[Out]:
         for item in self.assembler.feed(line_no, raw):
@@ -315,6 +325,8 @@ class FileParser:
                                    data.get("epoch") if data.get("fact") == "raft_epoch" else None)
         if pattern.name in FAILOVER_ROWS:
             outputs = self._failover_event(outputs)
+        elif pattern.name in DUAL_WRITE_ROWS:
+            outputs = self._dual_write(outputs)
         if not outputs:
             yield self._row("understood", item, item.lines, pattern, None)
             return
@@ -362,6 +374,41 @@ class FileParser:
                 self.announced_epoch = None
                 return []
         return outputs
+
+    def _dual_write(self, outputs: list) -> list:
+        """In a ZooKeeper migration (KIP-866) the KRaft controller creates a topic in its metadata
+        log and writes it to ZooKeeper; the ZooKeeper brokers' replay has no metadata log, and at
+        INFO no broker line names the replicas. The controller's own record of the new partition
+        ("Replayed PartitionRecord for new partition t-0 ... PartitionRegistration(replicas=[...],
+        ...)", 3.6+; "Created partition ...", 3.4-3.5) does: it is the decision the brokers then
+        receive (a LeaderAndIsrReceived, which a KRaft replay, whose dump holds the record, takes
+        as a copy). Only for a topic a CreateTopics request just created: a controller that loads
+        its log replays every partition again, as new. Outside a migration these lines carry no
+        event: the dump's records are the events."""
+        out = []
+        for data in outputs:
+            fact = data.get("fact")
+            if fact == "zk_migration":
+                state = data["state"]
+                if state == "enabled":   # a controller starting: what it replays next is its log
+                    self.zk_migration, self.topics_created = True, set()
+                elif state in ("NONE", "POST_MIGRATION"):
+                    self.zk_migration = False
+                elif state == "MIGRATION":
+                    self.zk_migration = True
+            elif fact == "topics_created":
+                if self.zk_migration:
+                    self.topics_created.update(data["topics"])
+            elif fact == "partition_registration":
+                if self.zk_migration and data["new"] and data["topic"] in self.topics_created:
+                    controller = data["controller_id"]
+                    out.append({"event_type": "LeaderAndIsrReceived", "topic": data["topic"],
+                                "partition": data["partition"], "leader": data["leader"],
+                                "leader_epoch": data["leader_epoch"], "isr": data["isr"], "replicas": data["replicas"],
+                                **({} if controller is None else {"recording_broker": controller})})
+            else:
+                out.append(data)
+        return out
 
     def _invalid(self, data: dict) -> str | None:
         """What the replay needs of an event of this type (schemas.events), checked cheaply

@@ -250,17 +250,19 @@ class ZkHandlers:
         current decision that names the ISR its first record did not (a follower's INFO line names
         only the leader, the leader's names the ISR) completes it."""
         epoch = record.leader_epoch
-        if record.leader is not None and epoch is not None and (
-                epoch > max(self.leader_epoch, self.recorded_epoch)
-                or (self.isr_unrecorded and record.isr is not None and record.leader == self.leader
-                    and epoch == self.leader_epoch)):
-            self.on_leader_and_isr(record)
-        if not self.replicas and record.replicas and self.leader >= 0 and not self.deleting:
+        newer = record.leader is not None and epoch is not None and (
+            epoch > max(self.leader_epoch, self.recorded_epoch)
+            or (self.isr_unrecorded and record.isr is not None and record.leader == self.leader
+                and epoch == self.leader_epoch))
+        if not self.replicas and record.replicas and not self.deleting and (
+                self.leader >= 0 or (newer and record.leader >= 0)):
             # A led partition whose creation the input does not hold (before its first line, or a
-            # topic a migration's KRaft controller created, real 3.9.2): a broker's copy names its
-            # replicas.
+            # topic a migration's KRaft controller created, real 3.9.2): the copy names its
+            # replicas, which the row of the decision it brings shows.
             self.replicas = tuple(record.replicas)
             self._mark_recorded("replicas")
+        if newer:
+            self.on_leader_and_isr(record)
 
     def _complete_election(self, record: Event, isr: tuple[int, ...]) -> None:
         """The LeaderAndIsr request after a leader-only election line (ZK <= 1.0) is the same

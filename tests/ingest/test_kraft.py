@@ -91,6 +91,13 @@ def topic_name(topic="orders", topic_id=TID):
     return {"fact": "topic_name", "topic_id": topic_id, "topic": topic}
 
 
+def registration(topic="orders", partition=0, replicas=(1, 2, 3), isr=(1, 2, 3), leader=1, leader_epoch=0, new=True,
+                 controller=100):
+    """A partition record the controller replayed (an event only in a migration's dual write: test_migration)."""
+    return {"fact": "partition_registration", "new": new, "topic": topic, "partition": partition, "replicas": list(replicas),
+            "isr": list(isr), "leader": leader, "leader_epoch": leader_epoch, "controller_id": controller}
+
+
 def broker(event_type, broker_id, offset=None, time=None):
     e = {"event_type": event_type, "brokers": [broker_id]}
     return e | where(offset, time)
@@ -468,13 +475,19 @@ CONTROLLER_LINES = [
     ("3.6.x (real)", "[QuorumController id=0] Replayed TopicRecord for topic trader-updates with topic ID _HoeUqpHRzmN1o05kPIksg.",
      [topic_name("trader-updates", "_HoeUqpHRzmN1o05kPIksg")]),
     ("3.0.2", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionControlInfo(replicas=[1, 2, 3], "
-     "isr=[1, 2, 3], removingReplicas=null, addingReplicas=null, leader=1, leaderEpoch=0, partitionEpoch=0).", []),
+     "isr=[1, 2, 3], removingReplicas=null, addingReplicas=null, leader=1, leaderEpoch=0, partitionEpoch=0).", [registration()]),
     ("3.4.1", f"[Controller 100] Created partition orders-0 with topic ID {TID} and PartitionRegistration(replicas=[1, 2, 3], "
      "isr=[1, 2, 3], removingReplicas=[], addingReplicas=[], leader=1, leaderRecoveryState=RECOVERED, leaderEpoch=0, "
-     "partitionEpoch=0).", []),
+     "partitionEpoch=0).", [registration()]),
     ("3.6.x (real)", "[QuorumController id=0] Replayed PartitionRecord for new partition trader-updates-0 with topic ID "
      "_HoeUqpHRzmN1o05kPIksg and PartitionRegistration(replicas=[0], isr=[0], removingReplicas=[], addingReplicas=[], "
-     "leader=0, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0).", []),
+     "leader=0, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0).",
+     [registration("trader-updates", 0, [0], [0], 0, controller=0)]),
+    ("3.9.2 (real)", "[QuorumController id=3000] Replayed PartitionRecord for existing partition after-0 with topic ID "
+     "hZRix8jdTJ-ALFzlWtJw0A and PartitionRegistration(replicas=[2, 3, 1], directories=[j7m7tBNUa_kJDSg7z2jwyw, "
+     "RHHbQZLKvscOQljwnivutw, _xnyQ7M1K9LVCh11qABe_w], isr=[2, 3, 1], removingReplicas=[], addingReplicas=[], elr=[], "
+     "lastKnownElr=[], leader=2, leaderRecoveryState=RECOVERED, leaderEpoch=0, partitionEpoch=0).",
+     [registration("after", 0, [2, 3, 1], [2, 3, 1], 2, new=False, controller=3000)]),
     ("3.4.1", f"[Controller 100] Removed topic orders with ID {TID}.", []),
     ("3.7.0", f"[QuorumController id=101] Replayed RemoveTopicRecord for topic orders with ID {TID}.", []),
     ("3.4.1", "[Controller 100] Fencing broker 3 because its session has timed out.", []),
@@ -494,13 +507,21 @@ CONTROLLER_LINES = [
      "unclean.leader.election.enable to true", []),
     ("2.8.2", "[Controller 100] ConfigResource(type=BROKER, name=''): set configuration min.insync.replicas to 2", []),
     ("3.0.2", "[Controller 100] createTopics result(s): CreatableTopic(name='orders', numPartitions=1, "
-     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
+     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", [{"fact": "topics_created", "topics": ["orders"]}]),
+    # ReplicationControlManager.createTopics @3.4.1..: each topic's result, ", " between them.
+    ("3.9.2", "[QuorumController id=3000] CreateTopics result(s): CreatableTopic(name='a', numPartitions=1, "
+     "replicationFactor=1, assignments=[CreatableReplicaAssignment(partitionIndex=0, brokerIds=[1])], configs=[]): SUCCESS, "
+     "CreatableTopic(name='b', numPartitions=1, replicationFactor=1, assignments=[], configs=[]): TOPIC_ALREADY_EXISTS "
+     "(Topic 'b' already exists.), CreatableTopic(name='c', numPartitions=2, replicationFactor=1, assignments=[], "
+     "configs=[CreatableTopicConfig(name='retention.ms', value='1')]): SUCCESS",
+     [{"fact": "topics_created", "topics": ["a", "c"]}]),
     ("2.8.2", "[Controller 100] The request from broker 2 to unfence has been granted because it has caught up with the "
      "last committed metadata offset 42.", []),
     ("3.3.2", "[Controller 100] The request from broker 2 to unfence has been granted because it has caught up with the "
      "offset of it's register broker record 42.", []),
     ("3.4.1", "[Controller 100] Creating new QuorumController with clusterId abc, authorizer Optional.empty.", []),
-    ("3.9.1", "[QuorumController id=101] Creating new QuorumController with clusterId abc. ZK migration mode is enabled.", []),
+    ("3.9.1", "[QuorumController id=101] Creating new QuorumController with clusterId abc. ZK migration mode is enabled.",
+     [{"fact": "zk_migration", "state": "enabled"}]),
     ("4.1.0", "[QuorumController id=101] AlterPartition request from node 2 for orders-0 completed the ongoing partition "
      "reassignment and triggered a leadership change. Returning NEW_LEADER_ELECTED.", []),
     ("3.2.3", "[Controller 100] AlterPartition request from node 2 for orders-0 completed the ongoing partition "
@@ -662,7 +683,7 @@ CONTROLLER_LINES = [
      "5 -> 6, leaderEpoch: 2 -> 3. Returning NEW_LEADER_ELECTED.", []),
     ("4.3.1 (real)", "[QuorumController id=1] Successfully altered 2 out of 2 partition reassignment(s).", []),
     ("4.3.1 (real)", "[QuorumController id=2] CreateTopics result(s): CreatableTopic(name='events', numPartitions=3, "
-     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", []),
+     "replicationFactor=3, assignments=[], configs=[]): SUCCESS", [{"fact": "topics_created", "topics": ["events"]}]),
     ("4.3.1 (real)", f"[QuorumController id=1] DeleteTopics result(s): {{id: {TID}, name: doomed, result: SUCCESS}}", []),
     ("4.3.1 (real)", "[QuorumController id=1] Fencing broker 2 at epoch 10 because its session has timed out.", []),
     ("4.1.1 (real)", "[QuorumController id=1] Removing heartbeat tracker entry for broker 3 at previous epoch 11. "
@@ -711,7 +732,8 @@ CONTROLLER_LINES = [
      "partition epoch is 7, not 6.", []),
     ("3.3.2 (real)", "[Controller 2] Setting metadata.version to 7", []),
     ("3.5.2 (real)", "[QuorumController id=1] Setting metadata version to 3.5-IV2", []),
-    ("3.5.2 (real)", "[QuorumController id=1] Transitioning ZK migration state from NONE to NONE", []),
+    ("3.5.2 (real)", "[QuorumController id=1] Transitioning ZK migration state from NONE to NONE",
+     [{"fact": "zk_migration", "state": "NONE"}]),
     ("3.5.2 (real)", "[QuorumController id=3] Loaded ZK migration state of NONE", []),
     # FeatureControlManager's and 3.5's QuorumController's other lines, from the kafka-metadata sources jar of the release named
     ("3.3.2", "[Controller 1] Setting feature kraft.version to 1", []),
@@ -866,7 +888,7 @@ CONTROLLER_LINES = [
      "since a controller failover or processing error may lead to partially migrated metadata.", []),
     ("3.9.2 real", "[QuorumController id=3000] Completing migration of ZooKeeper metadata to KRaft.", []),
     ("3.9.2 real", "[QuorumController id=3000] Replayed a ZkMigrationStateRecord changing the migration state from "
-     "PRE_MIGRATION to MIGRATION.", []),
+     "PRE_MIGRATION to MIGRATION.", [{"fact": "zk_migration", "state": "MIGRATION"}]),
     ("3.5.0", "[KRaftMigrationDriver id=3000] Still waiting for all controller nodes ready to begin the migration. due "
      "to:Missing apiVersion from nodes: [3002]", []),
     ("3.9.2", "[KRaftMigrationDriver id=3000] Still waiting for all controller nodes ready to begin the migration. Not "
