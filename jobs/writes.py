@@ -218,7 +218,8 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
     kept = (held.join(F.broadcast(bounds), "cluster", "left").where(~inside)
             .withColumn("_block", F.when(at < F.col("_lo"), 0).otherwise(2)).drop("_lo", "_hi"))
     order = Window.partitionBy(*KEY).orderBy("_block", "ordinal")
-    rows = (kept.unionByName(df.withColumn("_block", F.lit(1)))
+    # A table of an earlier version lacks columns added since: its rows have no value for them.
+    rows = (kept.unionByName(df.withColumn("_block", F.lit(1)), allowMissingColumns=True)
             .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
     if "valid_to" in df.columns:
         rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
