@@ -19,6 +19,7 @@ import json
 import os
 import socket
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 # The key of this project's part of a commit's userMetadata (a user's own metadata is left alone).
@@ -176,12 +177,11 @@ def histories(spark, warehouse: str) -> dict[str, list[Commit]]:
 
     from jobs.writes import table_path
 
-    out = {}
-    for name in RUN_TABLES:
-        path = table_path(warehouse, name)
-        if DeltaTable.isDeltaTable(spark, path):
-            out[name] = table_history(spark, path)
-    return out
+    paths = {name: path for name in RUN_TABLES if DeltaTable.isDeltaTable(spark, path := table_path(warehouse, name))}
+    # A Spark job per table, each mostly the driver's: read at once, not one after another.
+    with ThreadPoolExecutor(max(len(paths), 1)) as pool:
+        read = {name: pool.submit(table_history, spark, path) for name, path in paths.items()}
+        return {name: r.result() for name, r in read.items()}
 
 
 def settled_versions(spark, warehouse: str) -> dict[str, int | None]:
