@@ -133,8 +133,9 @@ def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict
             t0, t1 = spans[cluster]
 
             def inside(name: str) -> list:   # up to the window's end: the state at its start is theirs
-                return [(naive_utc(at), *rest) for at, *rest in json.loads(d.get(name) or "{}").get(cluster, ())
-                        if at is not None and naive_utc(at) <= t1]
+                timed = [(naive_utc(at), *rest) for at, *rest in json.loads(d.get(name) or "{}").get(cluster, ())
+                         if at is not None]
+                return [change for change in timed if change[0] <= t1]
             out[cluster].append({
                 "run_id": d["run_id"], "started_at": d["started_at"], "duration_s": d["duration_s"],
                 "inputs": d["inputs"], "era": eras[cluster], "records_read": d["records_read"],
