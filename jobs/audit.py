@@ -655,7 +655,7 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     tag = run_tag(cfg.run_id, clusters)
     # A run without events has no cluster's rows to replace: it writes its quarantine and its row.
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows, tag)
-              for name, df in tables.items() if clusters}
+              for name, df in tables.items() if clusters and name != "partition_timeline"}
     if clusters:
         # partition_timeline's rows once this run's replace their window: its write's first
         # attempt and the derived tables read them, kept, from one read of the table.
