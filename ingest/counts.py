@@ -4,6 +4,8 @@ whole output fewer (jobs/ingest_spark.py).
 
 - The tally: lines, rows and rows that matched a catalogue row, per kind, catalogue row and
   era fact (the per-file accounting and the era evidence).
+- The activity of the piece's lines: per stream (`tag`), the first and last time of its lines and
+  of its log events, and the holes between them at least the gap long (ingest.coverage.Activity).
 - The profile of the piece's events: per (cluster, event type), what
   jobs.ingest_spark.profile_aggregates computes of the events (rows, first and last time, how many
   rows hold each field, the few-valued fields' values, the recorded changes). A logged event's seq
@@ -19,9 +21,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.coverage import DEFAULT_GAP_MS, activity_of, merged
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from state_machine import events as E
 from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFIG
@@ -45,15 +49,18 @@ SET_AFTER = ("source_file", "source_line")
 _PIECE = ("file", "block")
 
 
-def count_rows(batches: list[pa.RecordBatch], into: dict[tuple, dict]) -> None:
+def count_rows(batches: list[pa.RecordBatch], into: dict[tuple, dict],
+               gap_ms: int = DEFAULT_GAP_MS) -> None:
     """Add batches of parse rows (ingest.parse_rows, no piece row) to the counts of
-    their pieces: (file, block) -> {"tally": {key: [lines, rows, matched]}, "profile": {(cluster,
-    event type, canonical): aggregates}}. Several batches at once cost little more than one."""
+    their pieces: (file, block) -> {"tally": {key: [lines, rows, matched]}, "activity": {tag:
+    [lines, events]}, "profile": {(cluster, event type, canonical): aggregates}}. Several batches
+    at once cost little more than one."""
     batches = [b for b in batches if b.num_rows]
     if not batches:
         return
     table = pa.Table.from_batches(batches)
     _count_tally(table, into)
+    _count_activity(table, into, gap_ms)
     kind = table.column("kind")
     events = table if pc.all(pc.equal(kind, "event")).as_py() else table.filter(pc.equal(kind, "event"))
     if events.num_rows:
@@ -90,6 +97,25 @@ def _count_tally(table: pa.Table, into: dict) -> None:
         found = into.setdefault((r["file"], r["block"]), _empty())["tally"]
         key = tuple(r[k] for k in TALLY_KEY)
         found[key] = _summed(found.get(key), [r["n_lines_sum"], r["count_all"], r["pattern_count"]])
+
+
+def _count_activity(table: pa.Table, into: dict, gap_ms: int) -> None:
+    """Each piece's and stream's line times and log-event times (canonical events have no clock
+    here and take no part), merged into what the piece's rows counted before (coverage.merged)."""
+    ts = table.column("order_ts")
+    if ts.null_count == table.num_rows:
+        return
+    timed = table.filter(pc.is_valid(ts)) if ts.null_count else table
+    logged = pc.and_(pc.equal(timed.column("kind"), "event"), pc.invert(pc.fill_null(timed.column("canonical"), False)))
+    ts = timed.column("order_ts")
+    keyed = pa.table({"file": timed.column("file"), "block": timed.column("block"), "tag": timed.column("tag"),
+                      "ts": ts, "event_ts": pc.if_else(logged, ts, pa.scalar(None, pa.int64()))})
+    for r in _grouped(keyed, list(_PIECE) + ["tag"], [("ts", "list"), ("event_ts", "list")]):
+        found = into.setdefault((r["file"], r["block"]), _empty())["activity"]
+        had = found.setdefault(r["tag"], [None, None])
+        for k, times in enumerate((r["ts_list"], r["event_ts_list"])):
+            times = np.array([t for t in times if t is not None], dtype=np.int64)
+            had[k] = merged(had[k], activity_of(times, gap_ms), gap_ms)
 
 
 def _count_profile(events: pa.Table, into: dict) -> None:
@@ -136,7 +162,7 @@ def _grouped(table: pa.Table, keys: list[str], aggregates: list[tuple]) -> list[
     counted = [a for a in asked if a[1] == "count" and table.column(a[0]).null_count == 0]
     asked = [a for a in asked if a not in counted]
     rows = table.group_by(grouping, use_threads=False).aggregate([([], "count_all"), *asked]).to_pylist()
-    nothing = {"count": 0, "sum": None, "min": None, "max": None, "distinct": []}
+    nothing = {"count": 0, "sum": None, "min": None, "max": None, "distinct": [], "list": []}
     for r in rows:
         for k in keys:
             if k in empty:
@@ -150,7 +176,7 @@ def _grouped(table: pa.Table, keys: list[str], aggregates: list[tuple]) -> list[
 
 
 def _empty() -> dict:
-    return {"tally": {}, "profile": {}}
+    return {"tally": {}, "activity": {}, "profile": {}}
 
 
 def _summed(a: list | None, b: list) -> list:
@@ -196,7 +222,9 @@ def piece_json(counts: dict | None) -> str:
             aggs[name] = sorted(aggs[name], key=lambda c: c[0])
         profile.append([cluster, event_type, canonical, aggs])
     tally = sorted(([*key, *counted] for key, counted in counts["tally"].items()), key=repr)
-    return json.dumps({"tally": tally, "profile": profile}, sort_keys=True, separators=(",", ":"))
+    activity = [[tag, *(None if a is None else a.as_json() for a in found)]
+                for tag, found in sorted(counts["activity"].items(), key=lambda kv: (kv[0] is not None, kv[0] or ""))]
+    return json.dumps({"tally": tally, "activity": activity, "profile": profile}, sort_keys=True, separators=(",", ":"))
 
 
 def merged_tally(pieces: Iterable[tuple[str, dict, bool]]) -> list[dict]:

@@ -25,6 +25,9 @@ class Ingested:
     # (ingest.transactions.transactions_read).
     transactions: dict[str, list] = field(default_factory=dict)
     events_deduplicated: int = 0   # copies of one metadata record in several nodes' dumps, dropped
+    # file -> broker (None: no path or stream names one) -> [its lines' Activity, its log events'],
+    # a copy of another file left out (ingest.coverage.merged_files): what input_coverage is made of.
+    activity: dict[str, dict] = field(default_factory=dict)
 
     @property
     def records_read(self) -> int:

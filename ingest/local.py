@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
+from ingest.coverage import DEFAULT_GAP_MS, activity_of, line_broker, merged
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
@@ -56,9 +57,10 @@ def order_key(row: dict) -> tuple:
     return _nulls_first(row, CROSS_FILE_ORDER)
 
 
-def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Ingested:
+def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC", gap_ms: int = DEFAULT_GAP_MS) -> Ingested:
     """The files' lines as one cluster's events (a list, in recorded order), its quarantined
-    lines ((file, line, reason, raw) tuples) and the rest of Ingested."""
+    lines ((file, line, reason, raw) tuples) and the rest of Ingested; `gap_ms` the shortest hole
+    between two lines the files' activity keeps (ingest.coverage)."""
     rows: list[dict] = []
     quarantine, files, evidence = [], {}, EraEvidence()
     names: dict[str, str] = {}
@@ -69,6 +71,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     named: dict[int, set[int]] = {}         # Raft epoch -> the leaders named for it
     first: dict[tuple, str] = {}            # copy fingerprint -> the file read (ingest.lines.copied_files' rule)
     kraft = False
+    activity: dict[str, dict] = {}
     for path in sorted(paths):
         lines = read_text_lines(path)
         nonblank = sum(1 for l in lines if l.strip())
@@ -82,7 +85,13 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
         outs = parse_file_lines(path, enumerate(lines, 1), zone, cluster)
         rank = FILE_KIND_RANK[file_kind(path)]
         sub = 0
+        times: dict[str | None, tuple[list, list]] = {}   # stream -> its lines' and log events' times
         for o in outs:
+            if o.order_ts is not None:
+                lines_at, events_at = times.setdefault(o.tag, ([], []))
+                lines_at.append(o.order_ts)
+                if o.kind == "event":
+                    events_at.append(o.order_ts)
             if o.kind in ("quarantine", "leading"):   # whole files: a leading line continues nothing
                 info["quarantined"] += o.n_lines
                 quarantine.append((path, o.line, o.reason or LEADING_REASON, o.raw))
@@ -124,6 +133,10 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
                 sub += 1
                 rows.append(row)
                 kraft = kraft or row.get("source_offset") is not None
+        for tag, (lines_at, events_at) in times.items():
+            found = activity.setdefault(path, {}).setdefault(line_broker(path, tag), [None, None])
+            found[:] = [merged(found[0], activity_of(lines_at, gap_ms), gap_ms),
+                        merged(found[1], activity_of(events_at, gap_ms), gap_ms)]
     for offset, leader in leader_changes:
         if offset in batch_epochs:
             named.setdefault(batch_epochs[offset], set()).add(leader)
@@ -157,7 +170,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC") -> Inges
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
     evidence.kraft = kraft
-    return Ingested(events, quarantine, files, {cluster: evidence}, transactions, copies)
+    return Ingested(events, quarantine, files, {cluster: evidence}, transactions, copies, activity=activity)
 
 
 def _without_aborted(rows: list[dict], transactions: list[MetadataTransaction]) -> tuple[list[dict], dict]:

@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from ingest.compressed import checked_suffix, misnamed_reason
 from ingest.counts import count_rows, piece_json
+from ingest.coverage import DEFAULT_GAP_MS
 from ingest.envelope import Clock, plain_continuations
 from ingest.fast import FastParser
 from ingest.fast_events import all_json_objects, read_events, replayable
@@ -136,11 +137,13 @@ class SplitParser:
 
     `clusters`: file -> cluster of its log lines (canonical events name their own), else
     `default_cluster`, else "default". `fmt`: auto, events or logs. `use_fast`: let ingest.fast
-    and ingest.fast_events read the lines they can (the output is the same; tests compare the two)."""
+    and ingest.fast_events read the lines they can (the output is the same; tests compare the two).
+    `gap_ms`: the shortest hole between two lines the pieces' activity keeps (ingest.coverage)."""
 
     def __init__(self, clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str,
-                 use_fast: bool = True):
+                 use_fast: bool = True, gap_ms: int = DEFAULT_GAP_MS):
         self.clusters, self.default_cluster, self.zone, self.fmt = clusters, default_cluster, zone, fmt
+        self.gap_ms = gap_ms
         self.fallback = default_cluster or "default"
         self.schema = parse_row_schema()
         self.names = self.schema.names
@@ -200,11 +203,11 @@ class SplitParser:
                 uncounted.append(batch)
                 held_rows += batch.num_rows
                 if held_rows >= COUNTED_ROWS:
-                    count_rows(uncounted, counts)
+                    count_rows(uncounted, counts, self.gap_ms)
                     uncounted.clear()
                     held_rows = 0
                 yield keyed(batch, pa.nulls(batch.num_rows, pa.string()))
-        count_rows(uncounted, counts)
+        count_rows(uncounted, counts, self.gap_ms)
         if pieces:
             held = pa.Table.from_batches(pieces)
             found = [piece_json(counts.get(key)) for key in zip(held.column("file").to_pylist(), held.column("block").to_pylist())]

@@ -49,6 +49,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ingest.compressed import UnreadableInput
+from ingest.coverage import gap_segments, gaps_of, input_coverage
 from ingest.detect import EraEvidence, detected_eras, era_choices
 from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, AuditError, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
@@ -474,6 +475,26 @@ def split_outputs(out: DataFrame) -> dict[str, DataFrame]:
     return tables
 
 
+def gap_ms(cfg: AuditConfig) -> int:
+    return round(cfg.input_gap_minutes * 60_000)
+
+
+def with_gap_facts(violations: DataFrame, segments: dict[str, list]) -> DataFrame:
+    """The violations, each whose event time lies in an input gap of its cluster with the gap's
+    facts added (ingest.coverage.gap_segments: a few spans, each its facts): one expression, no join."""
+    added = None
+    for cluster, pieces in sorted(segments.items()):
+        for lo, hi, facts in pieces:
+            inside = (F.col("cluster") == cluster) & F.col("event_time").between(F.timestamp_millis(F.lit(lo)),
+                                                                                 F.timestamp_millis(F.lit(hi)))
+            values = F.create_map(*(F.lit(x) for kv in sorted(facts.items()) for x in kv))
+            added = F.when(inside, values) if added is None else added.when(inside, values)
+    if added is None:
+        return violations
+    had = F.coalesce(F.col("facts"), F.create_map().cast("map<string,string>"))
+    return violations.withColumn("facts", F.when(added.isNull(), F.col("facts")).otherwise(F.map_concat(had, added)))
+
+
 # ---------------------------------------------------------------- writing
 
 def time_windows(profile: dict[tuple, dict]) -> dict[str, tuple[int | None, int | None]]:
@@ -593,7 +614,7 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
         raise AuditError(unreadable_message(refused))
     try:
         ing = ingest(spark, [f for f, _ in found], file_clusters(found, cfg.cluster), cfg.cluster, cfg.timezone,
-                     cfg.input_format)
+                     cfg.input_format, gap_ms=gap_ms(cfg))
     except UnreadableInput as exc:   # found by the parse (ingest.compressed.misnamed_reason): nothing written
         raise AuditError(str(exc)) from None
     default_era, eras, era_why = cluster_eras(cfg, ing.evidence)
@@ -638,7 +659,11 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     out = replay_all(route(events), eras, default_era, partitions, wire=ReplayInput.of(profile)).persist()
     out.count()
     phases["replay"] = time.time() - mark
+    coverage = input_coverage(ing.activity, {f: i["cluster"] for f, i in ing.files.items()},
+                              changes_of(ing.profile, "broker_changes"), changes_of(ing.profile, "controller_changes"),
+                              gap_ms(cfg))
     tables = split_outputs(out)
+    tables["violations"] = with_gap_facts(tables["violations"], gap_segments(gaps_of(coverage)))
     on_phase("output_gate")
     mark = time.time()
     gates["output_tables"] = quality.validate_output(tables["partition_timeline"], tables["replica_timeline"],
@@ -700,6 +725,7 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                for name in RECORDED_CHANGES},
             "rolled_back_runs": json.dumps(rolled_back, sort_keys=True),
             "seq_repeats": json.dumps(repeats, sort_keys=True),
+            "input_coverage": json.dumps(coverage, sort_keys=True),
         }
         run_df = local_frame(spark, [row], table_struct("audit_runs"))
         paths["audit_runs"] = committed("audit_runs", lambda: merge_into(spark, cfg.warehouse, "audit_runs", run_df))

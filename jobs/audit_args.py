@@ -6,6 +6,8 @@ import argparse
 import uuid
 from dataclasses import dataclass, field
 
+from ingest.coverage import DEFAULT_GAP_MINUTES
+
 
 class AuditError(RuntimeError):
     """The run cannot proceed (bad arguments, failed quality gate): nothing was written, unless the
@@ -24,6 +26,7 @@ class AuditConfig:
     shuffle_partitions: int | None = None
     max_records_per_batch: int = 10_000
     availability_window: str = "day"                           # day | hour: partition_availability's windows
+    input_gap_minutes: float = DEFAULT_GAP_MINUTES             # the shortest gap input_coverage reports
 
 
 def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
@@ -44,11 +47,15 @@ def add_audit_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--shuffle-partitions", type=int, help="partitions of the replay stage")
     ap.add_argument("--availability-window", default="day", choices=["day", "hour"],
                     help="the windows partition_availability sums each partition's time in (UTC; default day)")
+    ap.add_argument("--input-gap-minutes", type=float, default=DEFAULT_GAP_MINUTES,
+                    help="the shortest span in which a broker's files hold no line while other brokers' record "
+                         f"events that audit_runs.input_coverage reports as a gap (default {DEFAULT_GAP_MINUTES:g})")
 
 
 def config_from_args(args: argparse.Namespace) -> AuditConfig:
     return AuditConfig(inputs=args.input, warehouse=args.warehouse, kafka_versions=args.kafka_version,
                        cluster=args.cluster, input_format=args.format, timezone=args.timezone,
-                       shuffle_partitions=args.shuffle_partitions, availability_window=args.availability_window)
+                       shuffle_partitions=args.shuffle_partitions, availability_window=args.availability_window,
+                       input_gap_minutes=args.input_gap_minutes)
 
 

@@ -33,6 +33,7 @@ from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
 from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
+from ingest.coverage import DEFAULT_GAP_MS, merged_files
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
@@ -77,7 +78,8 @@ def parsed_schema() -> T.StructType:
     return T.StructType(fields)
 
 
-def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True):
+def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: str, fmt: str, use_fast: bool = True,
+                   gap_ms: int = DEFAULT_GAP_MS):
     """The mapInArrow function: split rows (read_pieces) -> parse rows (parsed_schema), by
     ingest.splits.SplitParser, each task's pieces keyed above its partition's bits."""
     def parse(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -85,7 +87,7 @@ def parse_function(clusters: dict[str, str], default_cluster: str | None, zone: 
 
         task = TaskContext.get()   # outside Spark (tests), one task
         first_key = (task.partitionId() if task is not None else 0) << PIECES_PER_TASK_BITS
-        yield from SplitParser(clusters, default_cluster, zone, fmt, use_fast).rows(batches, first_key)
+        yield from SplitParser(clusters, default_cluster, zone, fmt, use_fast, gap_ms).rows(batches, first_key)
 
     return parse
 
@@ -297,8 +299,8 @@ class IngestedFrames(Ingested):
 
 
 def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], default_cluster: str | None,
-           zone: str = "UTC", fmt: str = "auto") -> IngestedFrames:
-    parse = packed(parse_function(clusters, default_cluster, zone, fmt))
+           zone: str = "UTC", fmt: str = "auto", gap_ms: int = DEFAULT_GAP_MS) -> IngestedFrames:
+    parse = packed(parse_function(clusters, default_cluster, zone, fmt, gap_ms=gap_ms))
     parsed = keep_few(read_pieces(spark, files, other_loggers=fmt != "events").mapInArrow(parse, kept_schema()))
     # The pieces of every file, in order: line numbers and the ordering state carried across splits.
     piece_rows = (parsed.where(F.col("kind") == "piece")
@@ -359,6 +361,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # here, not carried in every parse row.
     first = {(file, block) for file, block, lines_before, _, _ in carried if lines_before == 0}
     counts = {(r["file"], r["block"]): json.loads(r["counts"]) for r in piece_rows if r["file"] not in copies}
+    # Each file's and broker's line times, from its pieces' (ingest.coverage): no pass over the lines.
+    activity = merged_files(((f, c.get("activity", [])) for (f, _), c in counts.items()), gap_ms)
     tally = [_with_releases(r) for r in merged_tally((f, c, (f, b) in first) for (f, b), c in counts.items())]
     from_logs = 0
     for r in tally:
@@ -430,8 +434,8 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
         if sum(i["events"] for i in files.values()) <= LINEAGE_CUT_MAX_ROWS:
             all_events, _ = materialize(all_events)
             cached.append(all_events)
-    return IngestedFrames(all_events, quarantine, files, evidence, transactions, dup_counts, profile, cached, log_order,
-                          some_canonical)
+    return IngestedFrames(all_events, quarantine, files, evidence, transactions, dup_counts, activity=activity,
+                          profile=profile, cached=cached, log_order=log_order, canonical=some_canonical)
 
 
 def _copies(pieces: list[tuple], clusters: dict[str, str], default_cluster: str | None) -> dict[str, str]:

@@ -129,6 +129,19 @@ AUDIT_RUNS = (
     Field("seq_repeats", "string", True, "Per cluster, how many canonical events hold a seq another event of the "
                                          "cluster holds, as JSON (the order among events of one seq is not "
                                          "defined). Null on runs recorded before this column."),
+    Field("input_coverage", "string", True, "Per cluster, how complete its log files are, as JSON (ingest/coverage.py): "
+                                            "`brokers`, each broker's files (file, kind, first and last line time, "
+                                            "UTC) and its first and last; `without_broker`, files no path or stream "
+                                            "names a broker of; `missing`, brokers the controller names (liveness and "
+                                            "controller changes) with no file; `outages`, each broker's spans down "
+                                            "(BrokerFailure or ControlledShutdown, or a controller's list of live "
+                                            "brokers without it, to BrokerStartup or a list with it); `gaps`, each "
+                                            "span of at least `gap_minutes` (--input-gap-minutes, default 10) in "
+                                            "which a broker's log files hold no line, it is not down, and other "
+                                            "brokers' (`others`) record events, and each missing broker's span "
+                                            "(`no_files`). A violation inside a gap says so in its facts "
+                                            "(`input_gap`, `input_gap_brokers`). Null on runs recorded before this "
+                                            "column."),
 )
 
 # The kinds of election partition_timeline.election names (state_machine.selectors.ElectionKind;

@@ -19,6 +19,7 @@ from pyspark.sql import Window
 from pyspark.sql import functions as F
 
 from reconcile import assert_every_line_understood
+from tests.ingest.test_coverage import node_ids
 from state_machine.eras import resolve_era
 
 pytestmark = pytest.mark.spark
@@ -80,3 +81,20 @@ def test_real_capture_audits_to_its_expected_violations(spark, audited, capture)
     want = spark.createDataFrame([(tp, d["leader"] if d["leader"] is not None else -1, sorted(d["isr"]), d["replicas"])
                                   for tp, d in manifest["final_describe"].items()], last.schema)
     assert_df_equality(last.where(F.col("tp").isin(list(manifest["final_describe"]))), want, ignore_row_order=True)
+
+
+def test_every_capture_holds_each_brokers_files_with_no_gap(spark, audited):
+    """audit_runs.input_coverage of the complete captures: every broker of the manifest has its
+    files, each with its time range, none is missing, and at the default threshold (10 minutes)
+    no broker is silent while the others record events."""
+    summary, warehouse = audited
+    (row,) = table(spark, warehouse, "audit_runs").where(F.col("run_id") == summary.run_id).collect()
+    coverage = json.loads(row["input_coverage"])
+    for capture in CAPTURES:
+        got = coverage[capture]
+        assert (got["gap_minutes"], got["missing"], got["gaps"], got["without_broker"]) == (10.0, [], [], [])
+        assert sorted(got["brokers"], key=int) == node_ids(capture)
+        for broker in got["brokers"].values():
+            assert {f["kind"] for f in broker["files"]} & {"controller", "state-change", "server"}
+            assert all(broker["first"] <= f["first"] <= f["last"] <= broker["last"] for f in broker["files"])
+    assert not table(spark, warehouse, "violations").where(F.col("facts").getItem("input_gap").isNotNull()).count()
