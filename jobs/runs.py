@@ -236,7 +236,7 @@ def repair(spark, warehouse: str, by: str, runs: set[str],
     rows were taken from. Each table is written back once, in one commit tagged as the repair."""
     from pyspark.sql import functions as F
 
-    from jobs.writes import committed, table_path
+    from jobs.writes import clusters_predicate, committed, table_path
 
     history = histories(spark, warehouse) if history is None else history
     plan = rollback_plan(history, runs)
@@ -260,7 +260,7 @@ def repair(spark, warehouse: str, by: str, runs: set[str],
                 rows.write.format("delta").mode("overwrite").option("userMetadata", tag).save(path)
             else:
                 where = F.col("cluster").isin(clusters)
-                predicate = "cluster IN (" + ", ".join("'" + c.replace("'", "\\'") + "'" for c in clusters) + ")"
+                predicate = clusters_predicate(clusters)
                 if clusters:
                     (before.where(where).select(current.columns).write.format("delta").mode("overwrite")
                      .option("replaceWhere", predicate).option("userMetadata", tag).save(path))

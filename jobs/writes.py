@@ -172,6 +172,11 @@ def _sql_string(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def clusters_predicate(clusters: list[str]) -> str:
+    """The SQL predicate of a replaceWhere overwrite of `clusters`' rows."""
+    return f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
+
+
 def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
                    windows: dict[str, tuple[int | None, int | None]], tag: str | None = None,
                    rows: DataFrame | None = None) -> str:
@@ -185,7 +190,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     commit: an overwrite of the run's clusters (replaceWhere), its userMetadata `tag`. `rows`:
     replaced_rows of the table, read already (a write again after a conflict reads them afresh)."""
     path, created = ensure_table(spark, warehouse, name)
-    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
+    theirs = clusters_predicate(clusters)
     if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
         # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
         _tagged(df.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
@@ -232,7 +237,7 @@ def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame,
     rows of `clusters`): one Delta commit, an overwrite of those clusters' rows, its userMetadata
     `tag`."""
     path, _ = ensure_table(spark, warehouse, name)
-    theirs = f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
+    theirs = clusters_predicate(clusters)
     rows = df.select([F.col(f.name).cast(spark_type(f.type)) for f in TABLES[name]])
     _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
     return path

@@ -219,3 +219,12 @@ def test_events_that_repeat_a_seq_are_said_in_the_summary_and_in_audit_runs(spar
     assert any("c-2.6.3: 3 events repeat a seq" in line for line in summary.lines())
     row = read_settled(spark, str(warehouse), "audit_runs").first()
     assert json.loads(row["seq_repeats"]) == {"c-2.6.3": 3}
+
+
+def test_the_overwrite_predicate_names_exactly_the_clusters_whatever_their_names(spark):
+    """Cluster names are the operator's: a quote or a backslash in one must not widen, break or
+    narrow the replaceWhere that the writes and the roll-back share (jobs.writes.clusters_predicate)."""
+    names = ["plain", "it's", "back\\slash", "both\\'", "x' OR '1'='1"]
+    frame = spark.createDataFrame([(n,) for n in [*names, "other"]], "cluster string")
+    for chosen in ([names[1]], names[2:4], [names[4]], names):
+        assert sorted(r[0] for r in frame.where(writes.clusters_predicate(chosen)).collect()) == sorted(chosen)
