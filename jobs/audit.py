@@ -759,18 +759,20 @@ def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple
         return paths, counted.result()
 
 
-def run_from_args(args: argparse.Namespace, log_level: str | None = None) -> int:
+def run_from_args(args: argparse.Namespace, terminal: bool = False) -> int:
     """Build the session, run, print the summary (or why nothing was written); the exit
-    status. Shared by `spark-submit jobs/audit.py` and `controller-replay audit`."""
+    status. Shared by `spark-submit jobs/audit.py` and `controller-replay audit` (`terminal`:
+    a person reads the output, and the JVM logs errors only; a submitted job's JVM logs as its
+    spark-submit says)."""
     from jobs import progress
     from jobs.quality import QualityGateFailed
     from jobs.session import build_session
 
     shown = progress.shown(sys.stderr)
     spark = build_session("controller-replay-audit", warehouse_dir=args.warehouse,
-                          extra_conf=progress.SPARK_CONF if shown else None)
-    if log_level:
-        spark.sparkContext.setLogLevel(log_level)
+                          extra_conf=progress.SPARK_CONF if shown else None, terminal=terminal)
+    if terminal:
+        spark.sparkContext.setLogLevel("ERROR")
     try:
         summary = run(spark, config_from_args(args), progress.phase_lines(sys.stderr) if shown else None)
     except QualityGateFailed as exc:

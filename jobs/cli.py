@@ -111,7 +111,7 @@ EXAMPLE_QUERIES = (
 def cmd_audit(args: argparse.Namespace) -> int:
     from jobs.audit import run_from_args
 
-    rc = run_from_args(args, log_level="ERROR")
+    rc = run_from_args(args, terminal=True)
     if rc == 0 and args.examples:
         print("\nExample queries (controller-replay sql --warehouse %s \"...\"):" % args.warehouse)
         for title, q in EXAMPLE_QUERIES:
@@ -128,7 +128,8 @@ def cmd_sql(args: argparse.Namespace) -> int:
     at_terminal = not args.query and sys.stdin.isatty()
     if at_terminal:   # the session takes a while to start: say what the wait is
         print("starting Spark and reading the tables' logs ...", file=sys.stderr, flush=True)
-    spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse, extra_conf=READ_ONLY_CONF)
+    spark = build_session("controller-replay-sql", warehouse_dir=args.warehouse, extra_conf=READ_ONLY_CONF,
+                          terminal=True)
     try:
         # A failed task logs its executor's stack trace at ERROR; the statement's error is printed below.
         spark.sparkContext.setLogLevel("FATAL")
@@ -170,7 +171,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     cfg = ReportConfig(warehouse=args.warehouse, out=args.out, cluster=args.cluster, start=args.start,
                        end=args.end, max_charts=args.max_charts)
-    spark = build_session("controller-replay-report", warehouse_dir=args.warehouse)
+    spark = build_session("controller-replay-report", warehouse_dir=args.warehouse, terminal=True)
     try:
         spark.sparkContext.setLogLevel("ERROR")
         try:

@@ -31,6 +31,7 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+TERMINAL_LOG_CONFIG = Path(__file__).resolve().parent / "conf" / "log4j2-terminal.properties"
 
 
 class DeltaJarsMissing(RuntimeError):
@@ -59,6 +60,7 @@ def build_session(
     master: str | None = None,
     extra_conf: dict | None = None,
     warehouse_dir: str | os.PathLike | None = None,
+    terminal: bool = False,
 ) -> SparkSession:
     # Python workers must run the interpreter that has pyarrow/pandas/our code,
     # not whatever `python3` is first on PATH.
@@ -85,6 +87,10 @@ def build_session(
         # Driver = executor in local mode; 4g leaves most of a 24 GiB box to
         # the Python workers (Arrow batches live there).
         conf["spark.driver.memory"] = "4g"
+        if terminal:
+            # A person reads the output: the start-up warnings are left out from the JVM's start
+            # (a level set once the session is up comes after them). Spark adds its own options.
+            conf["spark.driver.defaultJavaOptions"] = f"-Dlog4j2.configurationFile={TERMINAL_LOG_CONFIG}"
     if master and master.startswith("local"):
         # Default 200 shuffle partitions / 50 Delta snapshot partitions mean
         # hundreds of tiny tasks per query on a 2-core machine.
