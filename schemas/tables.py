@@ -75,7 +75,10 @@ AUDIT_RUNS = (
     Field("started_at", "timestamp", False, "Start of the run (UTC)."),
     Field("duration_s", "double", False, "Wall time of the run."),
     Field("inputs", "array<string>", False, "Input paths."),
-    Field("kafka_versions", "string", False, "Era per cluster, as JSON."),
+    Field("kafka_versions", "string", False, "Era per cluster, as JSON, with `default` (the era of a cluster no option, "
+                                             "manifest or line chose one for) and `chosen_by` (per cluster, what chose "
+                                             "its era: --kafka-version, a capture's manifest.json, or the releases its "
+                                             "lines fit)."),
     Field("records_read", "long", False, "Input lines read (blank lines aside): canonical-event lines and log lines, counted apart from the parsing."),
     Field("lines_recognized", "long", False, "Input lines understood: an event line, a log record (with its glued continuation lines) "
                                              "the catalogue understood, or a line of a logger the audit does not read."),
@@ -83,9 +86,9 @@ AUDIT_RUNS = (
     Field("counts_reconcile", "boolean", False, "records_read = lines_recognized + records_quarantined."),
     Field("events_replayed", "long", False, "Canonical events replayed: read as such, or parsed from logs."),
     Field("events_deduplicated", "long", False, "KRaft metadata records seen in more than one node's dump, replayed once."),
-    Field("input_files", "string", False, "Per input file, as JSON: kind, cluster, broker, lines, recognized, quarantined, "
-                                          "events, the Kafka releases its lines fit, and copy_of: the input file "
-                                          "it is a copy of, whose lines are read in its place."),
+    Field("input_files", "string", False, "Per input file, as JSON: cluster, lines, recognized, quarantined, events, "
+                                          "and copy_of: the input file it is a copy of, whose lines are read in its "
+                                          "place. Each log file's broker, kind and time range are in input_coverage."),
     Field("partitions", "long", False, "Partitions replayed."),
     Field("violations_by_rule", "string", False, "Counts per rule, as JSON."),
     Field("quality_gates", "string", False, "Great Expectations results per suite, as JSON."),
