@@ -49,7 +49,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ingest.compressed import UnreadableInput
-from ingest.coverage import gap_segments, gaps_of, input_coverage
+from ingest.coverage import gap_facts, gap_segments, gaps_of, input_coverage
 from ingest.detect import EraEvidence, detected_eras, era_choices
 from ingest.lines import SIDE_FILES, cluster_folder, is_input
 from jobs.audit_args import AuditConfig, AuditError, add_audit_arguments, config_from_args  # noqa: F401  (re-exported)
@@ -92,6 +92,7 @@ class AuditSummary:
     transactions: dict = field(default_factory=dict)   # cluster -> metadata transactions (Ingested.transactions)
     rolled_back: dict = field(default_factory=dict)    # run -> tables: runs that died while writing, undone first
     seq_repeats: dict = field(default_factory=dict)    # cluster -> events whose seq another of its events holds
+    coverage: dict = field(default_factory=dict)       # audit_runs.input_coverage (ingest.coverage.input_coverage)
 
     def lines(self) -> list[str]:
         out = [f"run {self.run_id}: lines read {self.records_read:,} (recognized {self.lines_recognized:,}, "
@@ -114,6 +115,8 @@ class AuditSummary:
                 for cluster, spans in sorted(self.transactions.items()) for span in spans]
         out += [f"  {cluster}: {n:,} events repeat a seq another event of the cluster holds; the order among "
                 "events of one seq is not defined" for cluster, n in sorted(self.seq_repeats.items())]
+        out += [f"  {g.cluster}: " + gap_facts([g])["input_gap"] + " (violations of that time say so in their facts)"
+                for g in sorted(gaps_of(self.coverage), key=lambda g: (g.cluster, g.broker, g.lo))]
         out += [f"  run {run} had died while writing {', '.join(tables)}: rolled back before this run read the "
                 "tables (rerun its input)" for run, tables in sorted(self.rolled_back.items())]
         if not self.events_replayed:
@@ -744,7 +747,7 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                         {k: g.success for k, g in gates.items()}, {k: round(v, 1) for k, v in phases.items()},
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
                         windows={c: windows[c] for c in before}, carried=n_carried, transactions=ing.transactions,
-                        rolled_back=rolled_back, seq_repeats=repeats)
+                        rolled_back=rolled_back, seq_repeats=repeats, coverage=coverage)
 
 
 def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple[dict[str, str], list]:

@@ -459,7 +459,11 @@ def test_input_coverage_names_a_brokers_gap_and_missing_files_and_the_violation_
     cut = cut_capture("zk-3.9-trace", tmp_path / "in", 3, "2026-11-21 09:48:10", "2026-11-21 09:48:44")
     missing = cut_capture("zk-2.8-trace", tmp_path / "in", 3)
     warehouse = str(tmp_path / "wh")
-    run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=warehouse, input_gap_minutes=4 / 60))
+    summary = run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=warehouse, input_gap_minutes=4 / 60))
+    # What the operator reads first: the summary names each gap and each broker without files.
+    said = [line for line in summary.lines() if "(violations of that time say so in their facts)" in line]
+    assert "  zk-2.8-trace: broker 3's logs are not in the input (its controller names it)" in "\n".join(said), said
+    assert any(line.startswith("  zk-3.9-trace: broker 3 logged no line from ") for line in said), said
     (audit,) = table(spark, warehouse, "audit_runs").collect()
     coverage = json.loads(audit["input_coverage"].replace('"file:', '"'))
     for folder in (cut, missing):
