@@ -9,6 +9,7 @@ from typing import Iterable
 
 from state_machine import events as E
 from state_machine.events import Event
+from state_machine.findings import INFERABLE
 from state_machine.partition import UNCLEAN_CONFIG, mark_alive, mark_dead  # the one setting the replay reads; its liveness rules
 
 # Ahead of every event of the partition (an events file may hold negative seqs).
@@ -26,6 +27,27 @@ def _listed(ids: tuple[int, ...] | None) -> list[int] | None:
     return None if ids is None else list(ids)
 
 
+def inference_detail(row_inferred: bool, values: tuple[str, ...]) -> str | None:
+    """PartitionStateCarried's `detail`: whether its row was inferred, and which of its values no
+    record showed: `inferred:isr,leader_epoch`, `recorded:isr`; None for a recorded row with none.
+    (A table that keeps the row's flag alone carries `inferred`: see inference_of.)"""
+    if not row_inferred and not values:
+        return None
+    return ("inferred:" if row_inferred else "recorded:") + ",".join(values)
+
+
+def inference_of(detail: str | None) -> tuple[bool, frozenset[str]]:
+    """(the row was inferred, the values no record showed) of a PartitionStateCarried's `detail`
+    (inference_detail's). `inferred` alone, an earlier version's or a table's that keeps the flag
+    alone, says nothing of which: every value that may be inferred (findings.INFERABLE) is taken so."""
+    if detail is None:
+        return False, frozenset()
+    flag, colon, values = detail.partition(":")
+    if not colon:
+        return flag == "inferred", frozenset(INFERABLE) if flag == "inferred" else frozenset()
+    return flag == "inferred", frozenset(v for v in values.split(",") if v)
+
+
 def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, replica_rows: Iterable,
                    start_ms: int | None = None) -> list[Event]:
     """The carried state of one partition whose replay wrote `rows` (TimelineRow) and
@@ -39,7 +61,7 @@ def carried_events(cluster: str, topic: str, partition: int, rows: Iterable, rep
     if last is not None:
         out.append(Event(cluster=cluster, seq=CARRIED_SEQ, event_time_ms=last.valid_from,
                          event_type=E.PARTITION_STATE_CARRIED, topic=topic, partition=partition, source_file=last.source,
-                         detail="inferred" if last.inferred else None, to_state=last.partition_state,
+                         detail=inference_detail(last.inferred, last.inferred_values), to_state=last.partition_state,
                          leader=last.leader, leader_epoch=last.leader_epoch, isr=list(last.isr),
                          replicas=list(last.replicas), controller_epoch=last.controller_epoch,
                          elr=_listed(last.elr), last_known_elr=_listed(last.last_known_elr),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterable, NamedTuple
 from state_machine.checks import RULES, Severity, Violation, inferred_value_severity
 from state_machine.eras import Era
 from state_machine.events import Event, provenance
-from state_machine.findings import Facts, ids, render
+from state_machine.findings import INFERABLE, Facts, ids, render
 from state_machine.records_at_risk import AtRisk, ReplicaLogs
 from state_machine.selectors import ElectionKind, SelectorInput
 from state_machine.states import NO_LEADER, PartitionState, ReplicaState
@@ -52,6 +52,10 @@ class TimelineRow(NamedTuple):
     leader_recovery_state: str | None = None
     # The target replicas (ZooKeeper mode: RAR) of a reassignment in flight; None when none.
     target_replicas: tuple[int, ...] | None = None
+    # Which of its values no record showed (PartitionModel.inferred_values, in findings.INFERABLE's
+    # order), as the row stands: a later audit carries them (PartitionStateCarried), so its checks
+    # judge the same values inferred as one replay of both nights would.
+    inferred_values: tuple[str, ...] = ()
 
 
 class ReplicaRow(NamedTuple):
@@ -78,6 +82,17 @@ def mark_dead(live: set[int], dead: set[int], brokers) -> None:
 def _unclean_value(event: Event) -> bool | None:
     """The unclean.leader.election.enable setting a config event carries (None: no override)."""
     return None if event.config_value is None else event.config_value.strip().lower() == "true"
+
+
+_ROW_VALUES: dict[frozenset, tuple[str, ...]] = {}
+
+
+def row_values(values: frozenset[str]) -> tuple[str, ...]:
+    """A set of inferred values as a row holds it: in INFERABLE's order, one tuple per set."""
+    held = _ROW_VALUES.get(values)
+    if held is None:
+        held = _ROW_VALUES[values] = tuple(v for v in INFERABLE if v in values)
+    return held
 
 
 # The values a computed write leaves inferred, by (it changes the leader, it changes the ISR).
@@ -122,7 +137,7 @@ class PartitionModel:
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "inferred_values",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
-        "elected_into_isr", "replica_states",
+        "elected_into_isr", "replica_states", "carried_unrecorded",
         "reassignment_target", "adding_replicas", "uncached_epochs",
         "assignment_order_known", "replicas_partial", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
         "shutting_down",
@@ -155,6 +170,10 @@ class PartitionModel:
         # KRaft: the leader joined the ISR in the change that elected it, as a reassignment completed (clean).
         self.elected_into_isr = False
         self.replica_states: dict[int, ReplicaState] = {}
+        # Replicas whose state an earlier audit carried as inferred (its step applied without a line,
+        # as the steps still pending at the end of an input are): the first line of the same
+        # transition in this input is that step's line, not a second transition.
+        self.carried_unrecorded: set[int] = set()
         self.reassignment_target: tuple[int, ...] | None = None
         # KRaft: the addingReplicas of the reassignment in flight; None = not known (a carried state).
         self.adding_replicas: tuple[int, ...] | None = ()
@@ -322,7 +341,7 @@ class PartitionModel:
         if row is not None:
             # The open row's fields in one unpacking, which costs less than reading them one by one.
             (_, opened, _, was_state, was_leader, was_epoch, was_isr, was_replicas, _, _, _, _,
-             was_elr, was_last_known_elr, was_recovery, was_target) = row
+             was_elr, was_last_known_elr, was_recovery, was_target, was_inferred) = row
             if ts is not None and opened is not None and ts < opened:
                 # An inferred step applied after a later record: it happened no earlier than that record.
                 ts = opened
@@ -331,6 +350,8 @@ class PartitionModel:
                     and (not self.kraft or (was_elr == self.elr and was_last_known_elr == self.last_known_elr
                                             and was_recovery == self.leader_recovery_state))
                     and was_target == self.reassignment_target):
+                if was_inferred is not row_values(self.inferred_values):
+                    self._replace_open_row(row._replace(inferred_values=row_values(self.inferred_values)))
                 return  # nothing changed: the open row goes on
             if row is not self._carried_row:
                 # row._replace(valid_to=ts), without its Python-level call: valid_to is the third field.
@@ -353,7 +374,7 @@ class PartitionModel:
             seq, valid_from, None, state, self.leader, self.leader_epoch, self.isr,
             self.replicas, self.write_controller_epoch, election, source, inferred,
             *((self.elr, self.last_known_elr, self.leader_recovery_state) if self.kraft else _NOT_KRAFT),
-            self.reassignment_target))
+            self.reassignment_target, row_values(self.inferred_values)))
 
     def _replace_open_row(self, row: TimelineRow) -> None:
         """The open row, some of its fields recorded otherwise; the carried row stays the carried one."""
@@ -378,6 +399,8 @@ class PartitionModel:
             row = _new_tuple(ReplicaRow, (cause.seq, cause.event_time_ms, replica, state._value_, source, inferred))
         else:
             row = _new_tuple(ReplicaRow, (-1, None, replica, state._value_, "", inferred))
+        if self.carried_unrecorded:
+            self.carried_unrecorded.discard(replica)
         self._replica_rows.append(row)
         if self.observer is not None:
             self.observer.replica_row(self, previous, row)
@@ -406,9 +429,17 @@ class PartitionModel:
     def _mark_recorded(self, *values: str) -> None:
         if self.inferred_values:
             self.inferred_values = self.inferred_values.difference(values)
+            self._note_inferred_values()
 
     def _mark_inferred(self, *values: str) -> None:
         self.inferred_values = self.inferred_values.union(values)
+        self._note_inferred_values()
+
+    def _note_inferred_values(self) -> None:
+        """The open row says which values are inferred as the model does (no new row: no value changed)."""
+        row = self._open_row
+        if row is not None and row[-1] is not row_values(self.inferred_values):
+            self._replace_open_row(row._replace(inferred_values=row_values(self.inferred_values)))
 
     @property
     def removing_replicas(self) -> tuple[int, ...]:

@@ -31,11 +31,11 @@ from __future__ import annotations
 from typing import Iterable, Iterator, NamedTuple
 
 from state_machine import events as E
+from state_machine.carried import inference_of
 from state_machine.checks import Violation
 from state_machine.decisions import RecordedDecisions
 from state_machine.eras import Era, resolve_era
 from state_machine.events import Event, provenance
-from state_machine.findings import INFERABLE
 from state_machine.kraft import KraftHandlers
 from state_machine.partition import (UNCLEAN_CONFIG, PartitionModel, ReplicaRow, TimelineRow, _unclean_value, mark_alive,
                                      mark_dead)
@@ -47,7 +47,6 @@ from state_machine.zk import ZkHandlers
 P = PartitionState
 R = ReplicaState
 _DELETION_STATES = frozenset({R.ReplicaDeletionStarted, R.ReplicaDeletionSuccessful, R.ReplicaDeletionIneligible})
-_CARRIED_INFERRED = frozenset(INFERABLE)
 
 
 class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps, PartitionModel):
@@ -103,9 +102,14 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
             self.last_leader = self.leader
         self.leader_epoch = record.leader_epoch if record.leader_epoch is not None else -1
         self.isr = tuple(record.isr or ())
-        # The earlier audit's row keeps whether it was inferred, not which of its values were.
-        self.inferred_values = _CARRIED_INFERRED if record.detail == "inferred" else frozenset()
+        # Which of its values no record showed, as the earlier audit's row keeps them.
+        row_inferred, self.inferred_values = inference_of(record.detail)
         self.replicas, self.replicas_partial = tuple(record.replicas or ()), False
+        # A partition an earlier audit left NonExistent was deleted, and its deletion's lines may
+        # still come: an audit applies the steps still pending at the end of its input (a deletion
+        # requested just before midnight), and the next input holds their lines. They are the
+        # deletion's, not a new partition's.
+        self.deleting = self.state is P.NonExistentPartition and not self.kraft and self.era.topic_deletion
         self.write_controller_epoch = record.controller_epoch
         # A reassignment in flight goes on: its completion is queued once the ISR holds the target.
         self.reassignment_target = tuple(record.target_replicas) if record.target_replicas is not None else None
@@ -119,7 +123,7 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         # As a recorded decision (a later one under a lower leader epoch regressed), unless the
         # earlier audit inferred it: the steps it applied at the end of its input may be the
         # ones the next input records, differently.
-        if record.detail != "inferred" and self.leader_epoch >= self.recorded_epoch:
+        if not row_inferred and "leader_epoch" not in self.inferred_values and self.leader_epoch >= self.recorded_epoch:
             self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
         self.last_decision = record
         self._open_row = self._carried_row = self._row_now(
@@ -143,7 +147,8 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
                 self.liveness_complete = True
 
     def on_replica_state_carried(self, record: Event) -> None:
-        """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check).
+        """ReplicaStateCarried: a replica's state as an earlier audit left it (no row, no check),
+        and whether that audit inferred it (see carried_unrecorded).
         A replica still in a deletion state means the topic's deletion is under way: a replay's
         inferred steps take a reassignment's removed replicas on to NonExistentReplica, so only a
         deletion waiting for a dead broker ends an input there. The next input's broker events
@@ -151,6 +156,8 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         state = self.replica_states[record.replica] = replica_state(record.to_state)
         if state in _DELETION_STATES and not self.kraft and self.era.topic_deletion:
             self.deleting = True
+        if record.detail == "inferred":
+            self.carried_unrecorded.add(record.replica)
 
     def on_isr_change_proposed(self, event: Event) -> None:
         """The leader's "Shrinking/Expanding ISR from A to B", logged before its write. Before 2.4

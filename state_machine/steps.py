@@ -224,7 +224,12 @@ class PendingSteps:
             if record is not None and record.leader is not None:
                 self._recorded_election(record, kind, outcome, transition=True)
                 return
+            guessed = record is None and self._inferred("replicas", "isr", "leader")
             self._apply_outcome(outcome, cause, inferred=record is None, transition_record=record)
+            if guessed:
+                # An election no record showed, run on values no record showed: whatever it chose,
+                # a leader it kept included, is the replay's guess.
+                self._mark_inferred("leader", "isr", "leader_epoch")
             return
         self.state = target
         if target is P.NonExistentPartition:
@@ -376,6 +381,19 @@ class ControllerOperations:
         return brokers
 
     @staticmethod
+    def unassigned_isr_members(rp: PartitionReplay, brokers: list[int], event: Event) -> None:
+        """A broker going down that is in the ISR but not in the assignment the replay knows (no
+        record named the whole of it): a replica all the same (the ISR is within AR), which the
+        controller takes offline, its ISR removal writing a leader epoch (and no leader, if it led;
+        removeReplicaFromIsr). The replay has no step for it: those values are inferred from here."""
+        if (rp.replicas and not rp.replicas_partial) or rp.state is P.NonExistentPartition:
+            return   # (a partition the replay holds nonexistent takes no step of a broker's: state_machine.cluster retires it)
+        for b in brokers:
+            if b in rp.isr and b not in rp.replicas:
+                rp._mark_inferred("leader_epoch", *(("leader",) if b == rp.leader else ()),
+                                  *(("isr",) if rp._isr_without(b, event) != rp.isr else ()))
+
+    @staticmethod
     def creation(rp: PartitionReplay, event: Event) -> None:
         replicas = tuple(event.replicas or ())
         if rp.state is not P.NonExistentPartition:
@@ -409,6 +427,7 @@ class ControllerOperations:
     @staticmethod
     def broker_failure(rp: PartitionReplay, event: Event) -> None:
         dead = ControllerOperations.update_liveness(rp, event)
+        ControllerOperations.unassigned_isr_members(rp, dead, event)
         pending = rp.pending
         if rp.deleting:
             pending.extend(_shared_step(event, OP_REPLICA, R.ReplicaDeletionIneligible, r) for r in rp.replicas if r in dead)
@@ -424,6 +443,7 @@ class ControllerOperations:
     @staticmethod
     def controlled_shutdown(rp: PartitionReplay, event: Event) -> None:
         brokers = ControllerOperations.update_liveness(rp, event)
+        ControllerOperations.unassigned_isr_members(rp, brokers, event)
         if rp.deleting or len(rp.replicas) <= 1 or rp.leader_epoch < 0 or rp.state is not P.OnlinePartition:
             return
         for b in brokers:
@@ -473,7 +493,13 @@ class ControllerOperations:
     @staticmethod
     def reassignment_start(rp: PartitionReplay, event: Event) -> None:
         target = tuple(event.replicas or ())
-        if not target or target == rp.replicas or rp.state is not P.OnlinePartition:
+        if not target or target == rp.replicas:
+            return
+        if rp.state is not P.OnlinePartition:
+            # Kafka's onPartitionReassignment reads no partition state: it writes AR = RAR + OAR
+            # whatever it is (KafkaController.scala @0.8.2.2-@2.3.1). The replay follows a
+            # reassignment of an online partition only, so from here the assignment is its guess.
+            rp._mark_inferred("replicas")
             return
         rp.reassignment_target = target
         rp._completion_queued = False
@@ -523,6 +549,10 @@ class ControllerOperations:
         """Steps 5-12 of onPartitionReassignment, once every target replica is in the ISR."""
         target = rp.reassignment_target or ()
         removed = rp.removing_replicas
+        if rp.replicas_partial:
+            # The original assignment is not known: an ISR member outside the target is one of its
+            # replicas (ISR within AR), which the completion takes offline as well (OAR - RAR).
+            removed += tuple(r for r in rp.isr if r not in target and r not in removed)
         steps = [Step(OP_REPLICA, R.OnlineReplica, r, cause=cause) for r in target]
         if rp.leader not in target or not rp._alive(rp.leader):
             steps.append(Step(OP_PARTITION, P.OnlinePartition, kind=ElectionKind.reassign, cause=cause))

@@ -61,6 +61,7 @@ class ZkHandlers:
                 return
             self._unprompted_partition_change(record, previous, target)
             return
+        self._note_unseen_transition(previous)
         if (step.kind is ElectionKind.preferred and record.leader_epoch is None and self.state is P.OnlinePartition
                 and record.leader == self.leader and self.replicas[:1] == (self.leader,)
                 and self.era.preferred_already_leader == "not_needed"):
@@ -97,6 +98,13 @@ class ZkHandlers:
             return record.leader_epoch == self.leader_epoch
         return record.leader == self.recorded_epoch_leader  # the form naming the leader alone
 
+    def _note_unseen_transition(self, previous: PartitionState) -> None:
+        """A record's previous state that is not the replay's, once the steps before it are applied:
+        a transition no record showed came first (an election, a leader's loss), so the replay's
+        leader, ISR and leader epoch are not the ones a record showed."""
+        if previous is not self.state:
+            self._mark_inferred("leader", "isr", "leader_epoch")
+
     def _unprompted_partition_change(self, record: Event, previous: PartitionState, target: PartitionState) -> None:
         if target is P.NewPartition and record.replicas is not None:
             self.replicas, self.replicas_partial = tuple(record.replicas), False
@@ -104,12 +112,14 @@ class ZkHandlers:
         if target is P.OnlinePartition and record.leader is not None:
             # A decision no pending step explains comes after everything still pending.
             self._flush(record)
+            self._note_unseen_transition(previous)
             self.state = previous
             kind = ElectionKind.initial if previous is P.NewPartition else None
             if kind is None and record.election_type:
                 kind = self._guess_kind(record, self.leader)
             self._recorded_election(record, kind, None, transition=True)
             return
+        self._note_unseen_transition(previous)
         self.state = target
         if target is P.NonExistentPartition:
             self._leave_partition()
@@ -152,6 +162,12 @@ class ZkHandlers:
             self.isr_removed_by_write = None
             if target is R.OfflineReplica and self.replica_states.get(r) is R.OfflineReplica:
                 return
+        if self.carried_unrecorded and r in self.carried_unrecorded:
+            self.carried_unrecorded.discard(r)
+            if self.replica_states.get(r) is target:
+                # The line of the transition an earlier audit applied without it, at the end of its
+                # input (its ISR removal already written): not a second one.
+                return
         self.replica_states[r] = previous
         self._replica_effects(r, target, record, inferred=False)
 
@@ -182,9 +198,12 @@ class ZkHandlers:
         # value is the ISR removal that follows a failed election.
         removed = record.replica
         step = None if removed is None else self._claim_isr_removal(removed)
-        if removed is not None and self.deleting and self.state is P.NonExistentPartition and self.leader_epoch < 0:
-            # A topic deletion's ISR removal whose partition the replay never knew the leadership
-            # of: there is no leader or ISR here to check it against.
+        if (self.deleting and self.state is P.NonExistentPartition and self.leader_epoch < 0
+                and (removed is not None or leader < 0)):
+            # A topic deletion's ISR removal (it names the replica, or no leader: the removed replica
+            # led, ReplicaStateMachine.scala @2.4.1 doRemoveReplicasFromLeaderAndIsr) whose partition
+            # the replay never knew the leadership of, or an earlier audit forgot at the end of its
+            # input: there is no leader or ISR here to check it against.
             if step is not None:
                 self._set_replica(removed, R.OfflineReplica, record, False)
             return
@@ -313,8 +332,9 @@ class ZkHandlers:
             return  # superseded by a write the flush inferred (another file's clock)
         if event.leader_epoch is not None and event.leader_epoch > self.leader_epoch:
             # A write at a leader epoch the replay has not reached: elections no record showed
-            # came first, and the replay's leader is not the one a record showed.
-            self._mark_inferred("leader")
+            # came first, and the replay's leader and ISR are not the ones a record showed (each
+            # election writes both).
+            self._mark_inferred("leader", "isr")
         if event.leader is not None and self.leader >= 0 and event.leader != self.leader:
             # A leader that lost leadership cannot write the znode (zkVersion check).
             facts = {"case": "isr_change_by_former_leader", "isr_writer": str(event.leader), "leader": str(self.leader),

@@ -12,7 +12,7 @@ from state_machine.eras import resolve_era
 from state_machine.events import Event, provenance
 from state_machine.replay import PartitionReplay
 
-from test_replay_checks import BASE, C1, C2, build, e
+from test_replay_checks import BASE, C1, C2, UNCLEAN, build, e
 
 
 def replay(era: str, events: list[Event]):
@@ -435,3 +435,105 @@ def test_a_topic_deletion_that_straddles_midnight_completes_the_next_night(era):
     assert [r[3:] for r in night.timeline] == [r[3:] for r in whole.timeline if r.seq >= events[cut].seq]
     assert night.replica_timeline == [r for r in whole.replica_timeline if r.seq >= events[cut].seq]
     assert night.violations == [v for v in whole.violations if v.seq >= events[cut].seq]
+
+
+def split_at(era: str, specs, cut: int):
+    """(whole, second night): the whole history's replay of ("t", 0), and the second night's behind
+    the first night's carried state (carried_cluster, as the audit carries it)."""
+    from state_machine.carried import carried_cluster
+    from state_machine.cluster import replay_cluster
+
+    events, resolved = build(specs), resolve_era(era)
+    first_night = replay_cluster("c", events[:cut], resolved)
+    carried = carried_cluster("c", first_night, events[cut].event_time_ms, events[:cut])
+    return replay_cluster("c", events, resolved)[("t", 0)], replay_cluster("c", carried + events[cut:], resolved)[("t", 0)]
+
+
+def state(row) -> tuple:
+    return row.partition_state, row.leader, row.leader_epoch, row.isr, row.replicas
+
+
+REPLICA_DELETION = [e("ReplicaStateChange", replica=r, from_state=before, to_state=after, **C1)
+                    for before, after in (("OnlineReplica", "OfflineReplica"), ("OfflineReplica", "ReplicaDeletionStarted"),
+                                          ("ReplicaDeletionStarted", "ReplicaDeletionSuccessful"),
+                                          ("ReplicaDeletionSuccessful", "NonExistentReplica"))
+                    for r in (1, 2, 3)]
+
+
+def test_a_deletion_requested_before_midnight_and_logged_after_it_leaves_the_partition_deleted():
+    # The deletion is requested before midnight; the controller's lines of it fall after. The first
+    # night applies its steps at the end of its input; the second night's lines are the deletion's
+    # (2.1+: the partition goes NonExistent first, then each ISR removal writes a leader epoch),
+    # and the partition ends deleted, not with the last removal's leader epoch and ISR.
+    specs = [*BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("TopicDeletion"),
+             e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+             e("PartitionStateChange", from_state="OfflinePartition", to_state="NonExistentPartition", **C1),
+             e("LeaderAndIsr", leader=-1, leader_epoch=1, isr=[1], **C1), *REPLICA_DELETION]
+    whole, night = split_at("2.4", specs, cut=5)
+    assert state(whole.timeline[-1]) == state(night.timeline[-1]) == ("NonExistentPartition", -1, -1, (), ())
+    assert night.violations == [v for v in whole.violations if v.seq > 5] == []
+
+
+def test_a_broker_failure_before_midnight_logged_after_it_removes_the_replica_from_the_isr_once():
+    # Broker 1, the leader and the ISR's last member, fails before midnight; its lines fall after.
+    # The first night applies the removal (leader -1, the ISR keeps [1], leader epoch 1) without its
+    # lines; the second night's OfflineReplica line of replica 1 is that removal's, not a second one
+    # at leader epoch 2.
+    specs = [*BASE, e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("BrokerFailure", brokers=[1]),
+             e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+             e("LeaderAndIsr", leader=-1, leader_epoch=1, isr=[1], **C1),
+             e("ReplicaStateChange", replica=1, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+             e("ControllerFailover", brokers=[2, 3], **C2),
+             e("LeaderAndIsr", leader=-1, leader_epoch=2, isr=[1], **C2)]
+    whole, night = split_at("2.4", specs, cut=5)
+    assert state(whole.timeline[-1]) == state(night.timeline[-1]) == ("OfflinePartition", -1, 2, (1,), (1, 2, 3))
+    assert [r.leader_epoch for r in night.timeline] == [2]   # the failover's, the first night's removal carried
+    assert night.violations == [v for v in whole.violations if v.seq > 5] == []
+
+
+@pytest.mark.parametrize("era", ["2.4", "3.x"])
+def test_a_night_cut_from_a_generated_history_ends_each_partition_as_the_whole_replay(era):
+    """Generated histories (faults injected) cut at their middle, as bench/nightly_cut.py cuts them:
+    the second night, behind the first's carried state, leaves every partition it writes a row of in
+    the state the whole history's replay leaves it (topic deletions and broker failures whose lines
+    fall after midnight among them: seeds 23, 24 and 26 at TRACE)."""
+    from state_machine.carried import carried_cluster
+    from state_machine.cluster import replay_cluster
+    from state_machine.generator import FAULTS, SimConfig, simulate
+
+    resolved, differ = resolve_era(era), []
+    for seed in range(30):
+        for level in ("trace", "info"):
+            events, _ = simulate(SimConfig(cluster="c", era=era, seed=seed, steps=80, brokers=4, topics=2, partitions=2,
+                                           faults={f: 1 for f in FAULTS}, fault_rate=0.3, log_level=level))
+            cut = len(events) // 2
+            while cut < len(events) and events[cut].event_time_ms == events[cut - 1].event_time_ms:
+                cut += 1
+            first_night = replay_cluster("c", events[:cut], resolved)
+            carried = carried_cluster("c", first_night, events[cut].event_time_ms, events[:cut])
+            night = replay_cluster("c", carried + events[cut:], resolved)
+            for key, whole in replay_cluster("c", events, resolved).items():
+                written = night[key].timeline if key in night else []
+                if written and state(written[-1]) != state(whole.timeline[-1]):
+                    differ.append((seed, level, key, state(whole.timeline[-1]), state(written[-1])))
+    assert differ == []
+
+
+def test_the_values_an_inferred_row_inferred_are_carried_not_every_value():
+    # A reassignment's epoch bump no line showed (inferred: its leader epoch) ends the first night;
+    # the ISR [1] before it was recorded. The unclean election after midnight rests on that ISR: an
+    # error, as in the whole replay, not a warning on an ISR taken for inferred.
+    specs = [e("ConfigChange", topic="t", config_name=UNCLEAN, config_value="false"), *BASE,
+             e("IsrChange", leader=1, leader_epoch=0, isr=[1]), e("ReassignmentStart", replicas=[1, 2, 3, 4]),
+             e("BrokerFailure", brokers=[1]),
+             e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C1),
+             e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2, leader_epoch=2,
+               isr=[2], **C1)]
+    whole, night = split_at("2.4", specs, cut=6)
+    assert rules(whole.violations) == rules(night.violations) == [("UNCLEAN_LEADER_ELECTION", "error", 9)]
+    from state_machine.carried import inference_detail, inference_of
+    assert inference_detail(True, ("leader_epoch",)) == "inferred:leader_epoch"
+    assert inference_of("inferred:leader_epoch") == (True, frozenset({"leader_epoch"}))
+    # A table that keeps the row's flag alone: every value taken for inferred.
+    assert inference_of("inferred") == (True, frozenset({"leader", "leader_epoch", "isr", "replicas"}))
+    assert inference_of(None) == (False, frozenset())

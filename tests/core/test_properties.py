@@ -88,6 +88,9 @@ def test_failed_isr_writes_are_drawn_only_when_asked():
 # The controller's decisions as state-change.log holds them (and its brokers' copies): the lines an
 # excerpt, a rotated file or a lost file leaves out, whose values the replay infers from the inputs.
 DECISIONS = {"PartitionStateChange", "ReplicaStateChange", "LeaderAndIsr", "LeaderAndIsrReceived"}
+# The inputs that create a partition: without them (a log that starts later, a lost controller.log)
+# the replay knows its assignment only from the lines that name it.
+CREATIONS = {"TopicCreation", "PartitionCreation"}
 # Before 1.1 an election's line names the leader alone ("... to OnlinePartition with leader 1"), and
 # the LeaderAndIsr request the controller sends next carries the ISR and the leader epoch
 # (PartitionStateMachine.scala @0.8.2.2, @1.0.2 handleStateChange); 1.1's rewrite logs them together.
@@ -112,16 +115,18 @@ def as_logged(events: list, era: str) -> list:
 @pytest.mark.parametrize("era", [name for name, era in ERAS.items() if era.mode == "zk"])
 @PROFILE
 @given(shape=shapes, level=st.sampled_from(["trace", "info"]), rate=st.sampled_from([0.05, 0.2, 0.5]),
-       drop_seed=st.integers(0, 2**32 - 1))
-def test_no_error_rests_on_a_missing_decision(era, shape, level, rate, drop_seed):
+       creation_rate=st.sampled_from([0.0, 0.5, 1.0]), drop_seed=st.integers(0, 2**32 - 1))
+def test_no_error_rests_on_a_missing_decision(era, shape, level, rate, creation_rate, drop_seed):
     """A fault-free history whose full replay reports nothing, some of its decision lines removed
-    at random: whatever the replay reports then rests on values it inferred, so nothing at `error`."""
+    at random, and some of its partitions' creations (a log that starts after them): whatever the
+    replay reports then rests on values it inferred, so nothing at `error`."""
     cfg = SimConfig(era=era, **{**shape, "log_level": level})
     events = as_logged(simulate(cfg)[0], era)
     full = replay_cluster(cfg.cluster, events, ERAS[era])
     assume(not any(r.violations for r in full.values()))
     rng = random.Random(drop_seed)
-    dropped = [e.seq for e in events if e.event_type in DECISIONS and rng.random() < rate]
+    dropped = [e.seq for e in events
+               if rng.random() < (creation_rate if e.event_type in CREATIONS else rate if e.event_type in DECISIONS else 0)]
     kept = [e for e in events if e.seq not in set(dropped)]
     errors = [(key, v.rule, v.seq, v.detail) for key, r in replay_cluster(cfg.cluster, kept, ERAS[era]).items()
               for v in r.violations if v.severity == "error"]
