@@ -3,7 +3,8 @@
 Every catalogue row names the releases whose source writes it (`first`..`last`); the
 releases that fit a cluster are the intersection over the rows its lines matched. The
 server.log banner (`Kafka version: X`) names the release outright, and kafka-dump-log
-output means KRaft. When the intersection spans releases whose controller behaves
+output means KRaft, as do a KRaft quorum's own lines (its controller's, its Raft client's) where
+no ZooKeeper-mode controller's line is read (`EraEvidence.kraft_mode`). When the intersection spans releases whose controller behaves
 differently (state_machine.eras.BEHAVIOURS), the latest is used and the choice is said in
 the summary: `--kafka-version` pins it.
 
@@ -112,16 +113,17 @@ def _intersect(ranges: Iterable[tuple[str | None, str | None, int]], open_end: s
 
 
 def choose_kraft_era(controller_ranges: Iterable[tuple[str | None, str | None, int]] = (), versions: Iterable[str] = (),
-                     metadata_levels: Iterable[int] = ()) -> EraChoice:
+                     metadata_levels: Iterable[int] = (), dump: bool = True) -> EraChoice:
     """A KRaft cluster's era (see the module's doc): "kraft-<release>" when the evidence bounds
     the release, else "kraft" (the newest KRaft behaviour), said to be ambiguous when the
-    releases the evidence leaves differ in behaviour."""
+    releases the evidence leaves differ in behaviour. `dump`: a metadata log's dump was read
+    (else the KRaft quorum's lines alone told KRaft mode)."""
     # A banner older than KRaft is another cluster's server.log under the same name: not evidence.
     banner = _banner_choice(versions, "kraft-", KRAFT_FIRST)
     if banner is not None:
         return banner
     lo, hi = _intersect(controller_ranges, None)
-    evidence = ["kafka-dump-log --cluster-metadata-decoder output"]
+    evidence = ["kafka-dump-log --cluster-metadata-decoder output" if dump else "KRaft quorum lines"]
     if lo is not None:
         evidence.append(f"KRaft controller lines of {_text(lo)}..{_text(hi) if hi else ''}")
     level = max(metadata_levels, default=None)
@@ -140,12 +142,13 @@ def choose_kraft_era(controller_ranges: Iterable[tuple[str | None, str | None, i
 
 def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: Iterable[str] = (),
                kraft: bool = False, kraft_ranges: Iterable[tuple[str | None, str | None, int]] = (),
-               metadata_levels: Iterable[int] = ()) -> EraChoice | None:
-    """ranges: (first, last, lines) per catalogue row matched; versions: banners seen;
+               metadata_levels: Iterable[int] = (), dump: bool = True) -> EraChoice | None:
+    """ranges: (first, last, lines) per catalogue row matched; versions: banners seen; kraft:
+    a KRaft-mode cluster (EraEvidence.kraft_mode), `dump` whether by its metadata log's dump;
     kraft_ranges: the same for the KRaft controller's own lines; metadata_levels: the
     metadata.version feature levels a KRaft metadata log set."""
     if kraft:
-        return choose_kraft_era(kraft_ranges, versions, metadata_levels)
+        return choose_kraft_era(kraft_ranges, versions, metadata_levels, dump)
     banner = _banner_choice(versions)
     if banner is not None:
         return banner
@@ -159,6 +162,16 @@ def choose_era(ranges: Iterable[tuple[str | None, str | None, int]], versions: I
     return EraChoice(_text(hi), f"line shapes of {_text(lo)}..{_text(hi)}", ambiguous, False, _text(lo), _text(hi))
 
 
+# The catalogue rows only a ZooKeeper-mode controller writes, or a ZooKeeper-to-KRaft migration:
+# the ZooKeeper controller's controller.log (`ctl.`), its state-change.log decisions and requests
+# (every `sc.` row but a broker's own, `sc.broker.`), the ZooKeeper client's server.log lines
+# (`srv.zk.`) and KRaftMigrationDriver's. A KRaft-mode cluster writes none of them.
+ZOOKEEPER_ROW_PREFIXES = ("ctl.", "sc.partition.", "sc.replica.", "sc.send.", "sc.response.", "sc.reassign.",
+                          "sc.mark_offline.", "sc.migration.", "srv.zk.", "kraft.controller.migration.")
+# The Raft client's election-state rows (ingest.kraft_raft).
+RAFT_ROW_PREFIX = "kraft.raft."
+
+
 @dataclass
 class EraEvidence:
     """What a cluster's lines tell of its release (`choose_era`'s arguments), as either ingest
@@ -168,15 +181,35 @@ class EraEvidence:
     kraft: bool = False                               # a KRaft metadata log's dump was read
     kraft_ranges: list = field(default_factory=list)  # `ranges` of the KRaft controller's own lines
     levels: list[int] = field(default_factory=list)     # metadata.version levels the metadata log set
+    raft: bool = False                                # a Raft client's election-state line was read
+    zookeeper: bool = False                           # a ZooKeeper-mode controller's or a migration's line was read
 
     def matched(self, first: str | None, last: str | None, pattern: str, lines: int = 1) -> None:
         """`lines` lines matched the catalogue row named `pattern`, of releases first..last."""
         self.ranges.append((first, last, lines))
         if pattern.startswith(CONTROLLER_ROW_PREFIX):
             self.kraft_ranges.append((first, last, lines))
+        self.raft = self.raft or pattern.startswith(RAFT_ROW_PREFIX)
+        self.zookeeper = self.zookeeper or pattern.startswith(ZOOKEEPER_ROW_PREFIXES)
+
+    @property
+    def kraft_lines(self) -> bool:
+        """Do the lines hold a KRaft quorum's (its controller's, its Raft client's, or a dump's)?"""
+        return self.kraft or bool(self.kraft_ranges) or self.raft
+
+    @property
+    def kraft_mode(self) -> bool:
+        """Is the cluster a KRaft-mode one, replayed in a KRaft era, each Raft epoch its lines
+        name one of its controller changes (a ControllerFailover: ingest.local, jobs.ingest_spark)?
+        Beside a metadata log's dump, always; from the lines alone (the Raft client's `Leader`
+        and `FollowerState`, the controller's `In the new epoch E, the leader is L`), when no
+        ZooKeeper-mode controller's or migration's line is read: a ZooKeeper-to-KRaft migration
+        is replayed in a ZooKeeper era, where the KRaft controller is the controller of the
+        ZooKeeper epoch it took `/controller` with, and a Raft epoch is no controller epoch."""
+        return self.kraft or (self.kraft_lines and not self.zookeeper)
 
     def choice(self) -> EraChoice | None:
-        return choose_era(self.ranges, self.versions, self.kraft, self.kraft_ranges, self.levels)
+        return choose_era(self.ranges, self.versions, self.kraft_mode, self.kraft_ranges, self.levels, dump=self.kraft)
 
 
 def detected_eras(evidence: dict[str | None, EraEvidence]) -> dict[str, tuple[str, str]]:

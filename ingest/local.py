@@ -142,11 +142,10 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC", gap_ms: 
             named.setdefault(batch_epochs[offset], set()).add(leader)
     for epoch, row in epochs.items():
         row["controller_id"] = max(named[epoch]) if epoch in named else None
-    # Without the metadata log the cluster is replayed in a ZooKeeper era, where a Raft epoch is no
-    # controller epoch: a ZooKeeper-to-KRaft migration's KRaft controller (its controller.log names
-    # its Raft epochs) takes /controller with a ZooKeeper epoch ("with ZK epoch 4"), which its
-    # requests to the ZooKeeper brokers carry (jobs.ingest_spark alike).
-    failovers = list(epochs.values()) if kraft else []
+    # Each Raft epoch once, from the dump or the lines alone; none in a ZooKeeper-to-KRaft
+    # migration's (EraEvidence.kraft_mode, jobs.ingest_spark alike).
+    evidence.kraft = kraft
+    failovers = list(epochs.values()) if evidence.kraft_mode else []
     seen, unique, copies = set(), [], 0
     # One sort: the events in recorded order; of several copies of one, the first is kept.
     for row in sorted(rows + failovers, key=order_key):
@@ -169,7 +168,6 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC", gap_ms: 
     fields = set(Event._fields) - {"cluster", "seq"}   # parsed events carry neither: given here
     events = [Event(**{k: v for k, v in row.items() if k in fields}, cluster=cluster, seq=i)
               for i, row in enumerate(unique)]
-    evidence.kraft = kraft
     return Ingested(events, quarantine, files, {cluster: evidence}, transactions, copies, activity=activity)
 
 

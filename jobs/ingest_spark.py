@@ -392,8 +392,9 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     some_canonical = any(r["kind"] == "event" and not r["logged"] for r in tally)
     held = {n for c in counts.values() for *_, aggs in c["profile"] for n in EVENT_FIELD_NAMES if aggs[f"held_{n}"]}
     # Topic ids, Raft epochs, copies of one record and the quorum's UNCLEAN lines come only from
-    # KRaft dumps and KRaft controller lines: without them those steps (two passes, a window) are skipped.
-    kraft = from_logs and any(ev.kraft or ev.kraft_ranges for ev in evidence.values())
+    # KRaft dumps, KRaft controller lines and the Raft client's: without them those steps (two
+    # passes, a window) are skipped.
+    kraft = from_logs and any(ev.kraft_lines for ev in evidence.values())
     bases = None if kraft or not from_logs else in_recorded_order([r for r in piece_rows if r["file"] not in copies], carried)
     known = {n: None for n in EVENT_FIELD_NAMES if n not in held}
     if bases is not None:
@@ -412,10 +413,10 @@ def ingest(spark: SparkSession, files: list[str], clusters: dict[str, str], defa
     # would be one more scan of the parse output for no row.
     parts = [canonical.select(cast)] if some_canonical or not from_logs else []
     if from_logs:
-        logs = sorted(c for c, ev in evidence.items() if ev.kraft)   # the clusters whose metadata log is read
+        raft = sorted(c for c, ev in evidence.items() if ev.kraft_mode)   # whose Raft epochs are controller changes
         log_order = "sort" if bases is None else "pieces"
         facts = rows_of(("fact",), packed_column_names()) if kraft else None
-        logged_events, dup_counts, transactions = _log_events(spark, events, facts, cached, kraft, logs,
+        logged_events, dup_counts, transactions = _log_events(spark, events, facts, cached, kraft, raft,
                                                               None if bases is None else {key_of[p]: n for p, n in bases.items()})
         parts.append(logged_events.select(cast))
     # Kept: the count, the input gate and every branch of the routing read the events again,
@@ -534,10 +535,10 @@ def in_recorded_order(pieces: list, carried: list[tuple]) -> dict[tuple, int] | 
 
 
 def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None, cached: list[DataFrame], kraft: bool,
-                logs: list[str], bases: dict[int, int] | None = None) -> tuple[DataFrame, int, dict]:
+                raft: list[str], bases: dict[int, int] | None = None) -> tuple[DataFrame, int, dict]:
     """The events parsed from logs, in recorded order with their seq, how many duplicate
     metadata records were dropped, and the metadata transactions aborted or left open (Ingested.transactions).
-    `logs`: the clusters whose metadata log the input holds. `bases`: in_recorded_order's, by the
+    `raft`: the clusters whose Raft epochs are controller changes (EraEvidence.kraft_mode). `bases`: in_recorded_order's, by the
     pieces' keys (`piece`), when it found the pieces in order (no KRaft dump). Appends what it caches to `cached`."""
     logged = events.where(~F.col("canonical")).withColumn("source_file", F.col("file")).withColumn("source_line", F.col("line"))
     if bases is not None:
@@ -548,7 +549,7 @@ def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None,
         return numbered.select(*EVENT_FIELD_NAMES, *ORDER_COLUMNS), 0, {}
     dup_counts, spans = 0, []
     if kraft:
-        logged, dup_counts, spans = _kraft_events(logged, facts, logs)
+        logged, dup_counts, spans = _kraft_events(logged, facts, raft)
     # Only what the events and their order need goes through the sort (not the parse's other columns).
     kept = logged.select(*(n for n in EVENT_FIELD_NAMES if n != "seq"), *ORDER_COLUMNS,
                          *([TRANSACTION_SPAN] if spans else []))
@@ -566,11 +567,11 @@ def _log_events(spark: SparkSession, events: DataFrame, facts: DataFrame | None,
     return numbered, dup_counts, transactions
 
 
-def _kraft_events(logged: DataFrame, facts: DataFrame, logs: list[str]) -> tuple[DataFrame, int, list]:
+def _kraft_events(logged: DataFrame, facts: DataFrame, raft: list[str]) -> tuple[DataFrame, int, list]:
     """KRaft's part of the logged events: topics named, one row per UNCLEAN election and per
     metadata record, those of metadata transactions tagged (`_tag_transactions`), the Raft
-    epochs' ControllerFailovers of the clusters whose metadata log is read (`logs`; the others
-    are replayed in a ZooKeeper era, where a Raft epoch is no controller epoch: ingest.local
+    epochs' ControllerFailovers of the `raft` clusters (EraEvidence.kraft_mode: beside a dump,
+    or a KRaft-mode cluster's lines alone, not a ZooKeeper-to-KRaft migration's; ingest.local
     alike); how many copies were dropped, and the transactions' spans."""
     # KRaft: topics are named by id; the TopicRecord (a fact) names them.
     names = (facts.where(F.get_json_object("fact", "$.fact") == "topic_name")
@@ -590,7 +591,7 @@ def _kraft_events(logged: DataFrame, facts: DataFrame, logs: list[str]) -> tuple
     dup_counts = from_log.agg(F.count("*").alias("n")).first()["n"] - deduped.count()
     logged, spans = _tag_transactions(logged, facts)
     # A Raft epoch's ControllerFailover is no record of a transaction: untagged, it stays.
-    failovers = _raft_failovers(facts.where(F.col("cluster").isin(logs)))
+    failovers = _raft_failovers(facts.where(F.col("cluster").isin(raft)))
     return logged.unionByName(failovers, allowMissingColumns=True), int(dup_counts), spans
 
 
@@ -658,10 +659,11 @@ def _number_within_cluster(spark: SparkSession, ordered: DataFrame, cached: list
 
 
 def _raft_failovers(facts: DataFrame) -> DataFrame:
-    """One ControllerFailover per Raft epoch of a KRaft metadata log (batch headers carry
-    the epoch as partitionLeaderEpoch), placed at the first batch of that epoch, else at a
-    KRaft controller.log line that names it. The controller is the leader the log's
-    LeaderChange record (at its batch's offset) or that line names (ingest.local alike)."""
+    """One ControllerFailover per (cluster, Raft epoch) of a KRaft metadata log (batch headers
+    carry the epoch as partitionLeaderEpoch) or of the lines that name one (the Raft client's
+    election states, the controller's `In the new epoch`), placed at the first batch of that
+    epoch, else at the first such line. The controller is the leader the log's LeaderChange
+    record (at its batch's offset) or those lines name (ingest.local alike)."""
     raft = facts.where(F.get_json_object("fact", "$.fact") == "raft_epoch")
     epoch = F.get_json_object("fact", "$.epoch").cast("int")
     leader_changes = raft.where(epoch.isNull()).select(

@@ -166,3 +166,101 @@ def test_raft_lines_name_each_epoch_s_controller(tmp_path):
         assert [r.controller_epoch for r in result.timeline] == [r.controller_epoch for r in alone_results[key].timeline]
     replay = next(iter(results.values()))
     assert {row.controller_epoch for row in replay.timeline} == {1, 2}
+
+
+# ------------------------------------------------------------------ the lines alone, with no metadata-log dump
+
+REAL = Path(__file__).resolve().parents[2] / "data" / "samples" / "real"
+KRAFT_CAPTURES = sorted(p.name for p in REAL.glob("kraft-*") if (p / "manifest.json").exists())
+
+# Per release, the Leader and FollowerState toString as its source prints them (<ID>: the node,
+# <E>: the epoch, <L>: the leader): LeaderState.java / FollowerState.java of 3.3.0-3.8.0 and
+# 3.9.0-rc3, the kafka-raft jars of 3.8.1, 3.9.2, 4.0.2 and 4.3.1.
+_HW = "highWatermark=Optional.empty"
+FORMS = {
+    "3.3.2": ("Leader(localId=<ID>, epoch=<E>, epochStartOffset=0, " + _HW + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leaderId=<L>, voters=[1, 2], " + _HW + ", fetchingSnapshot=Optional.empty)"),
+    "3.6.2": ("Leader(localId=<ID>, epoch=<E>, epochStartOffset=0, " + _HW + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leaderId=<L>, voters=[1, 2], " + _HW + ", fetchingSnapshot=Optional.empty)"),
+    "3.8.1": ("Leader(localId=<ID>, epoch=<E>, epochStartOffset=0, " + _HW + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leader=127.0.0.1:9093 (id: <L> rack: null) voters=[1, 2], "
+              + _HW + ", fetchingSnapshot=Optional.empty)"),
+    "3.9.2": ("Leader(localReplicaKey=ReplicaKey(id=<ID>, directoryId=Optional[vqyVDaFJR0O9C2Ug1h1FHw]), epoch=<E>, "
+              "epochStartOffset=0, " + _HW + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leader=<L>, leaderEndpoints=" + EP + ", voters=[1, 2], "
+              + _HW + ", fetchingSnapshot=Optional.empty)"),
+    "4.0.2": ("Leader(localReplicaKey=ReplicaKey(id=<ID>, directoryId=Optional[vqyVDaFJR0O9C2Ug1h1FHw]), epoch=<E>, "
+              "epochStartOffset=0, " + _HW + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leader=<L>, leaderEndpoints=" + EP + ", votedKey=Optional.empty, "
+              "voters=[1, 2], " + _HW + ", fetchingSnapshot=Optional.empty)"),
+    "4.3.1": ("Leader(localVoterNode=" + VOTER.replace("%d", "<ID>") + ", epoch=<E>, epochStartOffset=0, " + _HW
+              + ", voterStates={})",
+              "FollowerState(fetchTimeoutMs=2000, epoch=<E>, leader=<L>, leaderEndpoints=" + EP + ", votedKey=Optional.empty, "
+              "voters=[1, 2], " + _HW + ", fetchingSnapshot=Optional.empty)"),
+}
+
+
+def _transition(release: str, node: int, clock: str, state: str) -> str:
+    """A node's server.log line of one transition, in its release's wording (QuorumState.java)."""
+    head = f"[2024-03-18 15:{clock}] INFO [RaftManager id={node}] "
+    tail = " (org.apache.kafka.raft.QuorumState)\n"
+    before = " from Unattached(epoch=0, voters=[1, 2], electionTimeoutMs=1)" if parse_version(release) >= (3, 6) else ""
+    durable = head + "Attempting durable transition to " + state + before + tail if parse_version(release) >= (3, 9) else ""
+    return durable + head + "Completed transition to " + state + before + tail
+
+
+def _quorum_logs(root: Path, release: str) -> Path:
+    """Two nodes' server.logs: node 1 leads epoch 5 (node 2 follows it), node 2 epoch 6."""
+    leader, follower = FORMS[release]
+    states = {1: [("00:00,100", leader, 5), ("10:00,200", follower, 6)],
+              2: [("00:00,200", follower, 5), ("10:00,100", leader, 6)]}
+    for node, steps in states.items():
+        log = root / f"broker-{node}" / "server.log"
+        log.parent.mkdir(parents=True)
+        log.write_text(f"[2024-03-18 14:59:00,000] INFO Kafka version: {release} (org.apache.kafka.common.utils.AppInfoParser)\n"
+                       + "".join(_transition(release, node, clock, state.replace("<ID>", str(node)).replace(
+                           "<E>", str(e)).replace("<L>", str(1 if e == 5 else 2))) for clock, state, e in steps))
+    return root
+
+
+@pytest.mark.parametrize("release", sorted(FORMS, key=parse_version))
+def test_the_lines_alone_name_each_epoch_s_controller(tmp_path, release):
+    """No dump: each epoch a Leader or FollowerState line names is one ControllerFailover, its
+    controller the leader named, at the first line that names it; the cluster is KRaft."""
+    root = _quorum_logs(tmp_path / "prod", release)
+    ingested = ingest_files(log_files(root), "prod")
+    assert not ingested.quarantine
+    failovers = [e for e in ingested.events if e.event_type == E.CONTROLLER_FAILOVER]
+    assert [(e.controller_epoch, e.controller_id) for e in failovers] == [(5, 1), (6, 2)]
+    assert [(Path(e.source_file).parent.name, e.source_offset) for e in failovers] == [("broker-1", None), ("broker-2", None)]
+    assert ingested.evidence["prod"].choice().era == f"kraft-{release}"
+
+
+def test_a_migration_s_raft_epochs_are_no_controller_changes():
+    """The KRaft controller of a ZooKeeper-to-KRaft migration leads Raft epoch 1; its lines of the
+    migration say the cluster is replayed in a ZooKeeper era: no Raft epoch is a failover."""
+    ingested = ingest_files([str(REAL / "zk-3.9-migration" / "controller-3000" / "server.log")], "m")
+    evidence = ingested.evidence["m"]
+    assert evidence.raft and evidence.zookeeper and not evidence.kraft_mode
+    assert not [e for e in ingested.events if e.event_type == E.CONTROLLER_FAILOVER]
+    assert resolve_era(evidence.choice().era).mode == "zk"
+
+
+def _controller_changes(ingested) -> list[tuple]:
+    return sorted((e.controller_epoch, e.controller_id) for e in ingested.events if e.event_type == E.CONTROLLER_FAILOVER)
+
+
+@pytest.mark.parametrize("capture", KRAFT_CAPTURES)
+def test_a_capture_s_lines_alone_give_the_controller_changes_its_dump_gives(tmp_path, capture):
+    """A real KRaft capture less its metadata-log dumps: the same controller changes (epoch and
+    controller) as with them, each epoch once either way, and the same KRaft era."""
+    lines_only = tmp_path / capture
+    shutil.copytree(REAL / capture, lines_only, ignore=shutil.ignore_patterns("__cluster_metadata-*"))
+    assert not list(lines_only.rglob("*.log.txt"))
+    with_dump, alone = ingest_files(log_files(REAL / capture), capture), ingest_files(log_files(lines_only), capture)
+    assert with_dump.evidence[capture].kraft and not alone.evidence[capture].kraft
+    changes = _controller_changes(with_dump)
+    assert changes and _controller_changes(alone) == changes
+    assert len({epoch for epoch, _ in changes}) == len(changes)   # no epoch doubled by its dump and its lines
+    assert any(leader is not None for _, leader in changes)
+    assert alone.evidence[capture].choice().era == with_dump.evidence[capture].choice().era

@@ -22,7 +22,7 @@ from state_machine.generator import SimConfig, simulate
 pytestmark = pytest.mark.spark
 
 
-CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k", "gen-m", "gen-s")
+CLUSTERS = ("gen-a", "gen-b", "gen-c", "gen-k", "gen-m", "gen-s", "real-k")
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 MIGRATION = Path(__file__).resolve().parents[1] / "ingest" / "fixtures" / "scenarios" / "kraft-3.7.0-aborted-migration"
 
@@ -59,7 +59,8 @@ def clusters(tmp_path_factory):
     announces Raft epoch 2 before its first batch (a ControllerFailover placed at the batch), and
     two aborted metadata transactions in its log; a 3.7.0 migration whose first transaction was
     aborted (the fixture scenario), and its dump printed without record metadata (aborted by
-    lines)."""
+    lines); and the real KRaft capture kraft-3.x's logs without its dumps, whose Raft and
+    QuorumController lines alone name each epoch's controller."""
     root = tmp_path_factory.mktemp("logs")
     for name, seed, era, level, write in (("gen-a", 5, "2.4", "trace", render), ("gen-b", 6, "2.4", "trace", render),
                                           ("gen-c", 8, "3.x", "info", lambda ev, d: render(ev, d, "3.9.2")),
@@ -85,6 +86,8 @@ def clusters(tmp_path_factory):
         target = root / "gen-s" / dump.relative_to(MIGRATION)
         target.parent.mkdir(parents=True)
         target.write_text(without_record_metadata(dump.read_text()))
+    shutil.copytree(SAMPLES / "real" / "kraft-3.x", root / "real-k",
+                    ignore=shutil.ignore_patterns("__cluster_metadata-*", "manifest.json", "describe"))
     return root
 
 
@@ -119,6 +122,9 @@ def test_log_events_get_the_local_ingests_seq_whatever_the_partitioning(spark, c
         assert sorted(spans, key=str) == sorted(local_spans, key=str)
         assert len(local_spans) == {"gen-k": 2, "gen-m": 1, "gen-s": 1}.get(name, 0)
         assert all(n > 0 and before is not None for _, _, before, n in local_spans)
+    # Without a dump, the lines name the epochs' controllers (as kraft-3.x's dump does), once each.
+    assert [(r["controller_epoch"], r["controller_id"]) for r in sorted(rows, key=lambda r: r["seq"])
+            if r["cluster"] == "real-k" and r["event_type"] == "ControllerFailover"] == [(1, 3), (2, None), (3, 2)]
 
 
 def test_the_listing_reads_the_files_the_local_ingest_reads(spark, tmp_path):
