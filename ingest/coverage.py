@@ -15,12 +15,12 @@ ControlledShutdown and its next BrokerStartup (or a controller's list of live br
 it, up to one that names it) is an outage, not a gap, and is left out of its gaps."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Iterable, NamedTuple
 
 import numpy as np
 
 from ingest.lines import broker_from_text, file_kind
+from schemas.types import utc_ms, utc_text
 from state_machine import events as E
 
 # Spans shorter than this are not gaps. Minutes, not seconds: a broker between two requests can
@@ -201,9 +201,7 @@ def cluster_gaps(cluster: str, lines: dict[int, Activity], events: dict[int, Act
 
 
 def utc(ms: float | None) -> str | None:
-    if ms is None or ms in (_INF, -_INF):
-        return None
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return None if ms is None or ms in (_INF, -_INF) else utc_text(ms)
 
 
 def _span_json(a: Activity) -> dict:
@@ -261,10 +259,7 @@ def gap_json(g: Gap) -> dict:
 
 def gaps_of(coverage: dict[str, dict]) -> list[Gap]:
     """The gaps input_coverage holds, as Gap values."""
-    def ms(text: str) -> int:
-        return round(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
-
-    return [Gap(cluster, g["broker"], ms(g["from"]), ms(g["to"]), tuple(g["others"]), g.get("no_files", False))
+    return [Gap(cluster, g["broker"], utc_ms(g["from"]), utc_ms(g["to"]), tuple(g["others"]), g.get("no_files", False))
             for cluster, c in coverage.items() for g in c["gaps"]]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, SparkSession
@@ -15,20 +14,18 @@ from jobs.runs import read_settled
 from jobs.session import local_frame
 from jobs.writes import KEY, table_path
 from schemas.events import EVENT_FIELDS, event_struct
-from schemas.types import spark_type
+from schemas.types import spark_type, utc_ms, utc_text
 from state_machine import events as E
 from state_machine.carried import CARRIED_SEQ, carried_configs, carried_controller, carried_liveness
 
 
 def _utc(ms: int | None) -> str:
-    if ms is None:
-        return "(no time)"
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return "(no time)" if ms is None else utc_text(ms)
 
 
 def _ms(utc: str | None) -> int | None:
     """_utc's inverse (None for no time)."""
-    return None if utc is None else round(datetime.fromisoformat(utc).timestamp() * 1000)
+    return None if utc is None else utc_ms(utc)
 
 
 def audited_before(spark: SparkSession, warehouse: str, clusters: list[str],

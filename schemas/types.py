@@ -6,6 +6,7 @@ as; each imports its library only when called, so the core (state_machine) can r
 schemas without importing Spark."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import NamedTuple
 
 
@@ -15,6 +16,16 @@ class Field(NamedTuple):
     #                  | "map<string,string>"
     nullable: bool
     doc: str
+
+
+def utc_text(ms: int | float) -> str:
+    """A time (epoch ms) as the tables' JSON columns write it: UTC, ISO 8601, milliseconds, `Z`."""
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def utc_ms(text: str) -> int:
+    """utc_text's inverse."""
+    return round(datetime.fromisoformat(text).timestamp() * 1000)
 
 
 JSON_TYPES = {
