@@ -103,11 +103,18 @@ def merged_files(pieces: Iterable[tuple[str, list]], gap_ms: int) -> dict[str, d
     out: dict[str, dict] = {}
     for file, found in pieces:
         for tag, lines, events in found:
-            broker = line_broker(file, tag)
-            had = out.setdefault(file, {}).setdefault(broker, [None, None])
-            had[0] = merged(had[0], activity_json(lines), gap_ms)
-            had[1] = merged(had[1], activity_json(events), gap_ms)
+            add_activity(out, file, tag, activity_json(lines), activity_json(events), gap_ms)
     return out
+
+
+def add_activity(into: dict[str, dict], file: str, tag: str | None, lines: Activity | None,
+                 events: Activity | None, gap_ms: int) -> None:
+    """Merge one stream's activity of `file` (its lines', its log events') into `into`, file ->
+    broker -> [lines Activity, events Activity] (merged_files' form): the local ingest's, and
+    each piece's in the Spark one."""
+    had = into.setdefault(file, {}).setdefault(line_broker(file, tag), [None, None])
+    had[0] = merged(had[0], lines, gap_ms)
+    had[1] = merged(had[1], events, gap_ms)
 
 
 class Gap(NamedTuple):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ingest.compressed import UnreadableInput, checked_suffix, misnamed_reason, read_bytes
-from ingest.coverage import DEFAULT_GAP_MS, activity_of, line_broker, merged
+from ingest.coverage import DEFAULT_GAP_MS, activity_of, add_activity
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
@@ -134,9 +134,7 @@ def ingest_files(paths: Iterable[str], cluster: str, zone: str = "UTC", gap_ms: 
                 rows.append(row)
                 kraft = kraft or row.get("source_offset") is not None
         for tag, (lines_at, events_at) in times.items():
-            found = activity.setdefault(path, {}).setdefault(line_broker(path, tag), [None, None])
-            found[:] = [merged(found[0], activity_of(lines_at, gap_ms), gap_ms),
-                        merged(found[1], activity_of(events_at, gap_ms), gap_ms)]
+            add_activity(activity, path, tag, activity_of(lines_at, gap_ms), activity_of(events_at, gap_ms), gap_ms)
     for offset, leader in leader_changes:
         if offset in batch_epochs:
             named.setdefault(batch_epochs[offset], set()).add(leader)
