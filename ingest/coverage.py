@@ -305,21 +305,3 @@ def gap_segments(gaps: Iterable[Gap]) -> dict[str, list[tuple[int, int, dict[str
             pieces.append((cuts[0], cuts[0], gap_facts(held)))
         out[cluster] = pieces
     return out
-
-
-def facts_at(segments: dict[str, list], cluster: str, at_ms: int | None) -> dict[str, str]:
-    """The gap facts of a time of `cluster` (gap_segments): the first piece holding it."""
-    if at_ms is None:
-        return {}
-    return next((facts for lo, hi, facts in segments.get(cluster, ()) if lo <= at_ms <= hi), {})
-
-
-def with_gap_facts(violations: Iterable, cluster: str, segments: dict[str, list]) -> list:
-    """The violations (state_machine.checks.Violation, or any row with event_time_ms and facts)
-    of `cluster`, each inside a gap (gap_segments) with the gap's facts added: the local runs'
-    counterpart of jobs.audit.with_gap_facts."""
-    out = []
-    for v in violations:
-        added = facts_at(segments, cluster, v.event_time_ms)
-        out.append(v._replace(facts={**(v.facts or {}), **added}) if added else v)
-    return out

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.coverage import (Activity, Gap, activity_of, cluster_gaps, facts_at, gap_facts, gap_segments, gaps_of,
-                             input_coverage, merged, outages, with_gap_facts)
+from ingest.coverage import (Activity, Gap, activity_of, cluster_gaps, gap_facts, gap_segments, gaps_of,
+                             input_coverage, merged, outages)
 from ingest.local import ingest_files, log_files
 from state_machine import events as E
 from state_machine.carried import broker_changes
@@ -53,6 +53,24 @@ def local_coverage(folder: Path, cluster: str, gap_ms: int):
                    if e.event_type in E.CONTROLLER_CHANGES and e.controller_epoch is not None]
     return ingested, input_coverage(ingested.activity, dict.fromkeys(ingested.activity, cluster),
                                     {cluster: broker_changes(ingested.events)}, {cluster: controllers}, gap_ms)
+
+
+def facts_at(segments: dict[str, list], cluster: str, at_ms: int | None) -> dict[str, str]:
+    """The gap facts of a time of `cluster` (gap_segments): the first piece holding it, as
+    jobs.audit.with_gap_facts's expression picks it."""
+    if at_ms is None:
+        return {}
+    return next((facts for lo, hi, facts in segments.get(cluster, ()) if lo <= at_ms <= hi), {})
+
+
+def with_gap_facts(violations, cluster: str, segments: dict[str, list]) -> list:
+    """The core's violations of `cluster`, each inside a gap with the gap's facts added: what the
+    audit's violations table holds (jobs.audit.with_gap_facts)."""
+    out = []
+    for v in violations:
+        added = facts_at(segments, cluster, v.event_time_ms)
+        out.append(v._replace(facts={**(v.facts or {}), **added}) if added else v)
+    return out
 
 
 def test_an_activity_keeps_the_holes_at_least_the_gap_long():
