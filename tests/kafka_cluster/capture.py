@@ -37,7 +37,7 @@ class Scenario:
     mode: str            # "zk" | "kraft"
     version: str         # the Kafka release run
     log_level: str       # state.change.logger level: TRACE (stock before 2.6), or INFO (stock since 2.6)
-    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops", "elr" or "migration"
+    history: str = "main"   # scenarios.HISTORIES: the main history (one unclean election), "ops", "elr", "migration" or "failover"
     features: tuple[str, ...] = ()   # KRaft: feature levels formatted with (name=level); none: the release's defaults
 
     @property
@@ -72,6 +72,8 @@ SCENARIOS: dict[str, Scenario] = {
     # leader even when it is dead (4.1 does not).
     "kraft-4.0-ops": Scenario("kraft", KRAFT40_VERSION, "INFO", "ops", (f"{ELR_FEATURE}=1",)),
     "kraft-4.0-elr": Scenario("kraft", KRAFT40_VERSION, "INFO", "elr", (f"{ELR_FEATURE}=1",)),
+    # The active controller killed while topics are created: recorded with every scenario, not CI's.
+    "kraft-failover": Scenario("kraft", KRAFT_VERSION, "INFO", "failover"),
 }
 
 

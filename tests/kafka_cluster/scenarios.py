@@ -12,8 +12,10 @@ read of the /controller znode, to find the controller). One capture runs all ste
 a second history instead, run_ops: partitions added, a topic deleted with a replica down, and a
 partition whose whole ISR goes down with unclean elections disabled. `kraft-elr` runs a third,
 run_elr: a leader elected from KIP-966's eligible leader replicas. `zk-3.9-migration` runs a fourth,
-run_migration: a ZooKeeper cluster moved onto a KRaft controller. Each step is recorded with its
-name, start `time` and `end` (UTC, ISO 8601) and what it acted on (broker, signal, targets).
+run_migration: a ZooKeeper cluster moved onto a KRaft controller. `kraft-failover` runs a fifth,
+run_failover: the active controller of a KRaft quorum killed (-9) while topics are being created.
+Each step is recorded with its name, start `time` and `end` (UTC, ISO 8601) and what it acted on
+(broker, signal, targets).
 
 The kill -9 hits the controller (ZK: /controller; KRaft: the quorum leader), the SIGTERM another
 broker. The reassignment gives each RF-2 `moves` partition a new replica set that keeps the
@@ -38,6 +40,8 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -441,7 +445,103 @@ def run_migration(c: Cluster, rec: Recorder) -> dict:
     return {"unclean": None}
 
 
-HISTORIES = {"main": run_all, "ops": run_ops, "elr": run_elr, "migration": run_migration}
+# ---------------------------------------------------------------- the failover history (KRaft only)
+
+LOAD_TOPIC_ARGS = ["--partitions", "2", "--replication-factor", "2"]   # RF 2: creatable while a node is down
+LOAD_BATCH = 3   # topics the loop creates before the kill, and again under the new active controller
+
+
+class TopicLoop:
+    """`kafka-topics --create` in a background thread, one topic after another (load-000, load-001,
+    ...) until stopped: each attempt kept with its start, end and what the tool said. A name is never
+    tried twice, so an attempt the failover fails (its request may still have been committed) is
+    followed by a new topic, not a retry."""
+
+    def __init__(self, c: Cluster):
+        self.c, self.attempts = c, []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="topic-loop", daemon=True)
+        self._lock = threading.Lock()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            topic = f"load-{len(self.attempts):03d}"
+            entry = {"topic": topic, "time": now_iso()}
+            try:
+                proc = self.c.admin("topics", "--create", "--topic", topic, *LOAD_TOPIC_ARGS, timeout=90, check=False)
+                said = (proc.stdout.strip() or proc.stderr.strip()).splitlines()
+                entry.update(end=now_iso(), created=proc.returncode == 0, said=said[-1][:300] if said else "")
+            except subprocess.TimeoutExpired:
+                entry.update(end=now_iso(), created=False, said="no answer in 90 s")
+            with self._lock:
+                self.attempts.append(entry)
+
+    def start(self) -> "TopicLoop":
+        self._thread.start()
+        return self
+
+    def created_since(self, since: str) -> int:
+        with self._lock:
+            return sum(1 for a in self.attempts if a["created"] and a["time"] >= since)
+
+    def stop(self) -> list[dict]:
+        self._stop.set()
+        self._thread.join(timeout=120)
+        with self._lock:
+            return list(self.attempts)
+
+
+def quorum_leader(c: Cluster) -> tuple[int, int] | None:
+    """(LeaderId, LeaderEpoch) of `kafka-metadata-quorum describe --status`; None while there is none."""
+    status = c.quorum_status()
+    leader, epoch = int(status.get("LeaderId", "-1")), int(status.get("LeaderEpoch", "-1"))
+    return (leader, epoch) if leader >= 0 else None
+
+
+def run_failover(c: Cluster, rec: Recorder) -> dict:
+    """A KRaft active-controller failover under load, none of it unclean: topic `events` (RF 3) led
+    across the three combined nodes; a loop creating topics (TopicLoop) started; once it has created
+    a few, the quorum leader, the active controller, killed (-9) while the loop runs; a new leader
+    elected by the two voters left (the Raft client's transition to Leader at a higher epoch), the
+    killed node fenced and dropped from every ISR; the loop goes on under the new active controller
+    until it has created a few more, then stops; the killed node restarted and every partition fully
+    replicated. Returns {"unclean": None}."""
+    if c.mode != "kraft":
+        raise ValueError("an active-controller failover is a KRaft quorum's")
+    with rec.step("create_topics", topics=["events"]):
+        create_topic(c, "events", "--partitions", "3", "--replication-factor", "3")
+        c.wait_fully_replicated()
+
+    loop = TopicLoop(c)
+    with rec.step("load_before_failover", loop="kafka-topics --create " + " ".join(LOAD_TOPIC_ARGS)) as s:
+        since = s["time"]
+        loop.start()
+        wait_for(f"the loop to create {LOAD_BATCH} topics", lambda: loop.created_since(since) >= LOAD_BATCH, 180)
+
+    killed, epoch_before = wait_for("a KRaft quorum leader", lambda: quorum_leader(c), 60)
+    with rec.step("kill9_active_controller", broker=killed, signal="SIGKILL", leader_epoch_before=epoch_before) as s:
+        c.stop_node(killed, signal.SIGKILL)
+        leader, epoch = wait_for(f"a new quorum leader after {killed} at an epoch above {epoch_before}", lambda: (
+            (q := quorum_leader(c)) and q[0] != killed and q[1] > epoch_before and q), 90)
+        s.update(new_leader=leader, leader_epoch=epoch)
+        c.wait_partitions(f"leaders and ISRs to leave killed node {killed}", not_on(killed))
+
+    with rec.step("load_after_failover", controller=leader) as s:
+        since = s["time"]
+        try:
+            wait_for(f"the loop to create {LOAD_BATCH} topics under controller {leader}",
+                     lambda: loop.created_since(since) >= LOAD_BATCH, 180)
+        finally:
+            s["attempts"] = loop.stop()
+
+    with rec.step("restart_killed", broker=killed) as s:
+        c.start_node(killed)
+        c.wait_fully_replicated()
+        s["quorum_leader"] = dict(zip(("leader", "leader_epoch"), quorum_leader(c)))
+    return {"unclean": None}
+
+
+HISTORIES = {"main": run_all, "ops": run_ops, "elr": run_elr, "migration": run_migration, "failover": run_failover}
 
 
 def eligible_leader_replicas(c: Cluster) -> bool:
