@@ -14,6 +14,7 @@ deletion takes them state by state)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,44 @@ def test_every_replica_transition_a_trace_log_names_is_claimed_once(replayed):
                 repeated.append((key, row.replica, row.replica_state, row.source))
             last[row.replica] = row.replica_state
     assert repeated == []
+
+
+FAILOVERS = [c for c in CAPTURES if json.loads((REAL / c / "manifest.json").read_text()).get("history") == "failover"]
+RAFT_LEADER = re.compile(r"\[RaftManager id=(\d+)\] Completed transition to Leader\(.*?, epoch=(\d+), epochStartOffset=(\d+),")
+
+
+@pytest.mark.parametrize("capture", FAILOVERS)
+def test_an_active_controller_failover_under_load_is_replayed_as_its_logs_show_it(capture):
+    """The capture's own record of the failover: the Raft client's transition to Leader of each
+    epoch (the new leader, the epoch, the metadata-log offset it starts at). The ingest places one
+    ControllerFailover per epoch, at that offset, naming that leader; the replay writes every record
+    from there on with the new epoch; every topic created, before the kill, across it or under the
+    new controller, is in the timeline and ends where the last describe saw it; and nothing is reported."""
+    d = REAL / capture
+    manifest = json.loads((d / "manifest.json").read_text())
+    kill = next(s for s in manifest["steps"] if s["name"] == "kill9_active_controller")
+    elected = {(int(m[1]), int(m[2]), int(m[3]))
+               for p in d.glob("broker-*/server.log") for m in RAFT_LEADER.finditer(p.read_text())}
+    assert {(leader, epoch) for leader, epoch, _ in elected} >= {(kill["new_leader"], kill["leader_epoch"])}
+    assert kill["broker"] != kill["new_leader"] and kill["leader_epoch"] > kill["leader_epoch_before"]
+
+    ingested = ingest_files(log_files(d), capture)
+    failovers = [e for e in ingested.events if e.event_type == "ControllerFailover"]
+    assert sorted((e.controller_id, e.controller_epoch, e.source_offset) for e in failovers) == sorted(elected)
+    start = next(offset for leader, epoch, offset in elected if epoch == kill["leader_epoch"])
+
+    result = replay_cluster(capture, ingested.events, resolve_era(manifest["clusters"][capture]["kafka_version"]))
+    assert [v for r in result.values() for v in r.violations] == []
+    offsets = {e.seq: e.source_offset for e in ingested.events if e.source_offset is not None}
+    epochs = {(row.controller_epoch, offsets[row.seq] >= start)
+              for r in result.values() for row in r.timeline if row.seq in offsets}
+    assert epochs == {(kill["leader_epoch_before"], False), (kill["leader_epoch"], True)}
+
+    attempts = next(s for s in manifest["steps"] if s["name"] == "load_after_failover")["attempts"]
+    created = {a["topic"] for a in attempts if a["created"]}
+    topics = {t for t, _ in result}
+    assert created | {"events"} <= topics == {k.rsplit("-", 1)[0] for k in manifest["final_describe"]}
+    last = {f"{t}-{p}": r.timeline[-1] for (t, p), r in result.items()}
+    assert {k: (row.leader, sorted(row.isr), list(row.replicas)) for k, row in last.items()} == \
+           {k: (want["leader"], sorted(want["isr"]), want["replicas"]) for k, want in manifest["final_describe"].items()}
+    assert any(a["time"] < kill["time"] < a["end"] or kill["time"] < a["time"] < kill["end"] for a in attempts)

@@ -7,7 +7,8 @@ end every partition where `kafka-topics --describe` last saw it. The operations 
 itself marks unclean (the last known leader, KIP-966). The ELR history (`kraft-elr`, 4.3.1) holds
 none: its one election outside the ISR is from the eligible leader replicas. `kraft-4.0-ops` and
 `kraft-4.0-elr` are the same two histories on KRaft 4.0.2 formatted with ELR on. `zk-3.9-migration`
-(3.9.2 TRACE) moves a ZooKeeper cluster onto a KRaft controller and runs it in dual write: none."""
+(3.9.2 TRACE) moves a ZooKeeper cluster onto a KRaft controller and runs it in dual write: none.
+`kraft-failover` (4.3.1) kills the active controller while topics are being created: none."""
 from __future__ import annotations
 
 import json
