@@ -314,7 +314,8 @@ def output_schema() -> T.StructType:
 ROW_COLUMNS = {
     "partition_timeline": {n: n for n in ("seq", "valid_from", "valid_to", "partition_state", "leader", "leader_epoch",
                                           "isr", "replicas", "controller_epoch", "election", "source", "inferred",
-                                          "elr", "last_known_elr", "leader_recovery_state", "target_replicas")},
+                                          "elr", "last_known_elr", "leader_recovery_state", "target_replicas",
+                                          "inferred_values")},
     "replica_timeline": {n: n for n in ("seq", "valid_from", "replica", "replica_state", "source", "inferred")},
     "violations": {"seq": "seq", "rule": "rule", "severity": "severity", "event_time": "event_time_ms",
                    "detail": "detail", "evidence": "evidence", "facts": "facts"},

@@ -78,9 +78,10 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
                    .where(F.unix_millis("valid_from") < F.col("_start")))
         latest_first = Window.partitionBy(*KEY, *by).orderBy(F.col("ordinal").desc())
         last = earlier.withColumn("_n", F.row_number().over(latest_first)).where(F.col("_n") == 1)
+        detail = (carried_inference(table.columns) if name == "partition_timeline"
+                  else F.when(F.col("inferred"), F.lit("inferred")))
         carried.append(_as_events(last, {"event_time_ms": F.unix_millis("valid_from"), "event_type": F.lit(event_type),
-                                         "source_file": F.col("source"), "to_state": F.col(state),
-                                         "detail": F.when(F.col("inferred"), F.lit("inferred"))}))
+                                         "source_file": F.col("source"), "to_state": F.col(state), "detail": detail}))
     changes = recorded.changes
     cluster_wide = [tuple(e) for cluster, start in starts for e in (
         carried_controller(cluster, [before[cluster]], changes["controller_changes"].get(cluster, ()), start)
@@ -89,6 +90,20 @@ def carried_state(spark: SparkSession, warehouse: str, windows: dict[str, tuple[
     if cluster_wide:
         carried.append(local_frame(spark, cluster_wide, event_struct()))
     return reduce(DataFrame.unionByName, carried) if carried else None
+
+
+def carried_inference(columns: list[str]) -> Column:
+    """PartitionStateCarried's `detail` of a partition_timeline row (of a table with `columns`):
+    state_machine.carried.inference_detail of its `inferred` and `inferred_values`, the text the
+    core's carried state holds. A row written before inferred_values (null, or a table without
+    the column) carries its flag alone, `inferred`, which the replay reads as every inferable value."""
+    flag_alone = F.when(F.col("inferred"), F.lit("inferred"))
+    if "inferred_values" not in columns:
+        return flag_alone
+    values = F.col("inferred_values")
+    kind = F.when(F.col("inferred"), F.lit("inferred:")).otherwise(F.lit("recorded:"))
+    return (F.when(values.isNull(), flag_alone)
+            .when(F.col("inferred") | (F.size(values) > 0), F.concat(kind, F.array_join(values, ","))))
 
 
 # audit_runs columns of the changes a run's input shows (state_machine.carried's controller_changes

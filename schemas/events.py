@@ -164,7 +164,8 @@ EVENT_TYPES: tuple[EventTypeDoc, ...] = (
     EventTypeDoc("PartitionStateCarried", "carried", "partition", ("to_state", "leader", "leader_epoch", "isr", "replicas"),
                  "The partition's state at the start of this input, as an earlier audit of the cluster left it (its "
                  "partition_timeline row open then: to_state is the partition state, controller_epoch the writer's, detail "
-                 "'inferred' if that audit inferred the row; a reassignment in flight: target_replicas; KRaft: elr, "
+                 "whether that audit inferred the row and which of its values no record showed, 'inferred:isr,leader_epoch' "
+                 "or 'recorded:isr' (null: a recorded row with none; 'inferred' alone: every value); a reassignment in flight: target_replicas; KRaft: elr, "
                  "last_known_elr and leader_recovery_state too). The audit "
                  "adds it ahead of the partition's events, so that a night's replay goes on from the night before; an events "
                  "file may hold it too (a known starting state). Not a decision: nothing is checked and no row is written "

@@ -36,6 +36,12 @@ PARTITION_TIMELINE = KEY + (
     Field("target_replicas", "array<int>", True, "The target replicas of a reassignment in flight (ZooKeeper mode: "
                                                  "RAR; KRaft: replicas less removingReplicas while a replica is added "
                                                  "or removed); null when none and on rows written before this column."),
+    Field("inferred_values", "array<string>", True, "Which of the row's values no record has shown since the replay "
+                                                    "inferred them (leader, leader_epoch, isr, replicas, in that "
+                                                    "order), on a recorded row too; a later audit carries them, so its "
+                                                    "checks judge those values inferred. Null on rows written before "
+                                                    "this column: a later audit then takes every value of an inferred "
+                                                    "row for inferred, and none of a recorded row's."),
 )
 
 REPLICA_TIMELINE = KEY + (

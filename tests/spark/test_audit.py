@@ -451,32 +451,56 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     assert json.loads(windows[now.run_id]) == {"upgraded": [_utc(min(times)), _utc(max(times))]}
 
 
-def test_a_reassignment_in_flight_at_midnight_completes_the_next_night(spark, tmp_path):
+def test_a_reassignment_in_flight_and_an_inferred_isr_go_on_the_next_night(spark, tmp_path):
     """The evening starts moving payments-0 to [2, 3, 4]; after midnight the leader adds broker 4
     to the ISR and the controller completes the move. The evening's last row holds the target
     (target_replicas), and the night goes on from it: the two nights' partition_timeline is the
-    one audit of the whole history's."""
+    one audit of the whole history's. The evening's election of orders-0 names no ISR (the
+    replay infers it, on a recorded row: inferred_values); after midnight broker 5, outside it,
+    is elected where unclean elections are disabled. The night judges that ISR inferred as the
+    whole history does (a warning that says so), not as recorded (an error)."""
     def ev(t, **fields):
         return _event_line("move", "controller.log", t, **fields)
     part, c1 = {"topic": "payments", "partition": 0}, {"controller_id": 1, "controller_epoch": 1}
+    orders = {"topic": "orders", "partition": 0}
     evening = [ev(1, event_type="ControllerFailover", brokers=[1, 2, 3, 4], **c1),
                ev(2, event_type="TopicCreation", replicas=[1, 2, 3], **part),
                ev(3, event_type="PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition",
                   leader=1, leader_epoch=0, isr=[1, 2, 3], **part, **c1),
-               ev(4, event_type="ReassignmentStart", replicas=[2, 3, 4], **part)]
+               ev(4, event_type="ReassignmentStart", replicas=[2, 3, 4], **part),
+               ev(5, event_type="ConfigChange", config_name="unclean.leader.election.enable", config_value="false"),
+               ev(6, event_type="TopicCreation", replicas=[1, 2, 5], **orders),
+               ev(7, event_type="PartitionStateChange", from_state="NewPartition", to_state="OnlinePartition",
+                  leader=1, leader_epoch=0, **orders, **c1)]
     night = [ev(20, event_type="IsrChange", leader=1, isr=[1, 2, 3, 4], recording_broker=1, **part),
-             ev(21, event_type="LeaderAndIsr", leader=2, isr=[1, 2, 3, 4], **part, **c1)]
+             ev(21, event_type="LeaderAndIsr", leader=2, isr=[1, 2, 3, 4], **part, **c1),
+             ev(22, event_type="BrokerStartup", brokers=[5]),
+             ev(23, event_type="LeaderAndIsr", leader=5, leader_epoch=1, isr=[5], **orders, **c1)]
     for warehouse, inputs in (("nightly", [evening, night]), ("whole", [evening + night])):
         for i, lines in enumerate(inputs):
             summary = run(spark, AuditConfig(inputs=[str(_input(tmp_path, f"{warehouse}{i}", lines))],
                                              warehouse=str(tmp_path / warehouse), kafka_versions=["2.4"]))
-            assert summary.violations_by_rule == {}
-    columns = ("ordinal", "valid_from", "leader", "leader_epoch", "isr", "replicas", "target_replicas", "election", "inferred")
+            assert summary.violations_by_rule == ({"UNCLEAN_LEADER_ELECTION": 1} if i == len(inputs) - 1 else {})
+    columns = ("topic", "ordinal", "valid_from", "leader", "leader_epoch", "isr", "replicas", "target_replicas",
+               "election", "inferred", "inferred_values")
     nightly = table(spark, tmp_path / "nightly", "partition_timeline").select(*columns)
-    assert [tuple(r) for r in nightly.orderBy("ordinal").select("replicas", "target_replicas").collect()][-2:] == \
-        [([2, 3, 4, 1], [2, 3, 4]), ([2, 3, 4], None)]
+    assert [tuple(r) for r in nightly.where("topic = 'payments'").orderBy("ordinal")
+            .select("replicas", "target_replicas").collect()][-2:] == [([2, 3, 4, 1], [2, 3, 4]), ([2, 3, 4], None)]
+    assert [tuple(r) for r in nightly.where("topic = 'orders'").orderBy("ordinal")
+            .select("leader", "isr", "inferred", "inferred_values").collect()][-2:] == \
+        [(1, [1, 2], False, ["isr"]), (5, [5], False, [])]
     assert_df_equality(nightly, table(spark, tmp_path / "whole", "partition_timeline").select(*columns),
                        ignore_row_order=True, ignore_nullable=True)
+    judged = ("topic", "partition", "rule", "severity", "detail", "facts")
+    held = {w: [r.asDict() for r in table(spark, tmp_path / w, "violations").select(*judged).collect()]
+            for w in ("nightly", "whole")}
+    assert held["nightly"] == held["whole"]
+    core = [{"topic": topic, "partition": partition, "rule": v.rule, "severity": v.severity, "detail": v.detail,
+             "facts": v.facts} for (topic, partition), r in replay_cluster(
+                 "move", [event_from_mapping(json.loads(line)) for line in evening + night], resolve_era("2.4")).items()
+            for v in r.violations]
+    assert held["nightly"] == core
+    assert [(v["severity"], v["facts"]["inferred"]) for v in held["nightly"]] == [("warning", "isr")]
 
 
 def _elr_nights(tmp_path) -> tuple[Path, Path]:

@@ -150,7 +150,7 @@ def _timeline(ordinal, seq, state, leader, isr, valid_from, valid_to, **kw):
                 valid_to=valid_to, partition_state=state, leader=leader, leader_epoch=max(ordinal - 1, -1),
                 isr=isr, replicas=[1, 2, 3], controller_epoch=1, election=None, source=f"seq:{seq}",
                 inferred=False, elr=None, last_known_elr=None, leader_recovery_state=None,
-                target_replicas=None)
+                target_replicas=None, inferred_values=None)
     base.update(kw)
     return _row("partition_timeline", **base)
 
