@@ -36,22 +36,43 @@ def table_path(warehouse: str, name: str) -> str:
 
 def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
     """Create the table with its documented columns and properties if absent, else add the
-    documented columns it lacks; returns (path, created)."""
+    documented columns it lacks; returns (path, created). `created` is true for the one audit
+    whose create made the table: of audits creating it at once, the others' creates fail (Delta
+    lets one commit make version 0) and they find it there."""
     from delta.tables import DeltaTable
 
     path = table_path(warehouse, name)
-    if DeltaTable.isDeltaTable(spark, path):
-        add_missing_columns(spark, path, name)
-        return path, False
-    builder = DeltaTable.createIfNotExists(spark).location(path)
-    for f in TABLES[name]:
-        builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
-    for k, v in TABLE_PROPERTIES.items():
-        builder = builder.property(k, v)
-    if PARTITION_COLUMNS.get(name):
-        builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
-    builder.execute()
-    return path, True
+    if not DeltaTable.isDeltaTable(spark, path):
+        builder = DeltaTable.create(spark).location(path)
+        for f in TABLES[name]:
+            builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
+        for k, v in TABLE_PROPERTIES.items():
+            builder = builder.property(k, v)
+        if PARTITION_COLUMNS.get(name):
+            builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
+        try:
+            builder.execute()
+            return path, True
+        except AnalysisException:
+            if not DeltaTable.isDeltaTable(spark, path):   # not made by another audit meanwhile
+                raise
+    add_missing_columns(spark, path, name)
+    return path, False
+
+
+def first_rows(spark: SparkSession, path: str, rows: DataFrame, tag: str | None,
+               replace: Callable[[], None]) -> None:
+    """Write the first rows of a table this audit has just made (ensure_table's `created`): an
+    append, which needs nothing of the empty table's state (an overwrite would have Spark
+    reconstruct it first). When another audit committed to the table between its making and
+    this append, the append was not the table's first write: `replace()` then writes this run's
+    rows again as over a table that holds rows (what the others wrote stays outside this run's
+    window)."""
+    from delta.tables import DeltaTable
+
+    _tagged(rows.write.format("delta").mode("append"), tag).save(path)
+    if DeltaTable.forPath(spark, path).history(1).select("version").first()[0] != 1:
+        replace()
 
 
 def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
@@ -187,17 +208,21 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     that grew (the logs so far) replaces what it covers, and a re-run writes the same rows.
     The cluster's partitions are then numbered again (its rows before the window, this run's,
     its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
-    commit: an overwrite of the run's clusters (replaceWhere), its userMetadata `tag`. `rows`:
+    commit: an overwrite of the run's clusters (replaceWhere; an append to a table the run made:
+    first_rows), its userMetadata `tag`. `rows`:
     replaced_rows of the table, read already (a write again after a conflict reads them afresh)."""
     path, created = ensure_table(spark, warehouse, name)
     theirs = clusters_predicate(clusters)
-    if created:   # nothing to keep: this run's rows are all. An overwrite of its clusters, not an
-        # append: a first audit of the same cluster committing meanwhile makes it fail, not double.
-        _tagged(df.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
-        return path
-    if rows is None:
-        rows = replaced_rows(spark, path, name, df, clusters, windows)
-    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+
+    def replace(rows: DataFrame | None) -> None:
+        if rows is None:
+            rows = replaced_rows(spark, path, name, df, clusters, windows)
+        _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+
+    if created:   # nothing to keep: this run's rows are all
+        first_rows(spark, path, df, tag, lambda: replace(None))
+    else:
+        replace(rows)
     return path
 
 
@@ -234,10 +259,17 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
 def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
                   tag: str | None = None) -> str:
     """Write a table derived from partition_timeline (schemas.tables.DERIVED_TIMES; `df`: all its
-    rows of `clusters`): one Delta commit, an overwrite of those clusters' rows, its userMetadata
-    `tag`."""
-    path, _ = ensure_table(spark, warehouse, name)
+    rows of `clusters`): one Delta commit, an overwrite of those clusters' rows (an append to a
+    table the run made: first_rows), its userMetadata `tag`."""
+    path, created = ensure_table(spark, warehouse, name)
     theirs = clusters_predicate(clusters)
     rows = df.select([F.col(f.name).cast(spark_type(f.type)) for f in TABLES[name]])
-    _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+
+    def replace() -> None:
+        _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+
+    if created:
+        first_rows(spark, path, rows, tag, replace)
+    else:
+        replace()
     return path

@@ -115,6 +115,56 @@ def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark,
     assert_holds(spark, wh, "partition_timeline", expected)
 
 
+def _nights(spark, cluster: str, n: int = 2) -> tuple[dict, dict]:
+    """n nights of one partition of `cluster`, two rows each, and each night's time window."""
+    ms = lambda t: int(t.timestamp() * 1000)   # noqa: E731
+    nights = {}
+    for night in range(n):
+        start = T0 + timedelta(days=night)
+        nights[night] = rows_of(spark, "partition_timeline", [
+            {"cluster": cluster, "topic": "payments", "partition": 3, "ordinal": i, "seq": i,
+             "valid_from": start + timedelta(minutes=i), "valid_to": start + timedelta(minutes=i + 1) if i < 1 else None,
+             "partition_state": "OnlinePartition", "source": f"night{night}:{i}"} for i in range(2)]).cache()
+    return nights, {k: (ms(T0 + timedelta(days=k)), ms(T0 + timedelta(days=k, minutes=1))) for k in nights}
+
+
+def _one_after_another(spark, nights: dict):
+    """The nights' rows as one partition's timeline: renumbered, each night's last row ending at the next's first."""
+    rows = [r.asDict() for k in sorted(nights) for r in nights[k].collect()]
+    for i, r in enumerate(rows):
+        r["ordinal"] = i
+        r["valid_to"] = rows[i + 1]["valid_from"] if i + 1 < len(rows) else None
+    return spark.createDataFrame(rows, nights[0].schema)
+
+
+def test_first_audits_of_one_cluster_into_a_new_warehouse_at_the_same_time_are_both_kept(spark, tmp_path):
+    # Both find no table and make it: one create makes version 0, the other finds the table made;
+    # the maker appends its rows, the other replaces its window's rows, and the later commit of
+    # the two is written again from what the first left.
+    wh = str(tmp_path)
+    nights, window = _nights(spark, "a")
+    raised = at_once(*(lambda n=n: committed("partition_timeline", lambda: write_replayed(
+        spark, wh, "partition_timeline", nights[n], ["a"], {"a": window[n]})) for n in nights))
+    assert raised == [None, None]
+    assert_holds(spark, wh, "partition_timeline", _one_after_another(spark, nights))
+
+
+def test_a_commit_between_a_tables_making_and_its_first_rows_is_kept(spark, tmp_path, monkeypatch):
+    # The maker's first rows are an append (writes.first_rows); another audit's night of the same
+    # cluster that commits after the table is made and before that append is not doubled by it.
+    wh = str(tmp_path)
+    nights, window = _nights(spark, "a")
+    real = writes.first_rows
+
+    def another_audit_first(spark, path, rows, tag, replace):
+        assert write_replayed(spark, wh, "partition_timeline", nights[1], ["a"], {"a": window[1]}) == path
+        real(spark, path, rows, tag, replace)
+
+    monkeypatch.setattr(writes, "first_rows", another_audit_first)
+    write_replayed(spark, wh, "partition_timeline", nights[0], ["a"], {"a": window[0]})
+    assert_holds(spark, wh, "partition_timeline", _one_after_another(spark, nights))
+
+
 def test_a_write_that_keeps_losing_stops_the_audit_naming_the_table(spark, tmp_path):
     ensure_table(spark, str(tmp_path), "audit_runs")
     lost = []
