@@ -8,9 +8,9 @@ whole output fewer (jobs/ingest_spark.py).
   of its log events, and the holes between them at least the gap long (ingest.coverage.Activity).
 - The profile of the piece's events: per (cluster, event type), what
   jobs.ingest_spark.profile_aggregates computes of the events (rows, first and last time, how many
-  rows hold each field, the few-valued fields' values, the recorded changes). A logged event's seq
-  is the piece's first plus its index in the piece, known once the driver has ordered the pieces
-  (jobs.ingest_spark.in_recorded_order): `merged_profile` adds it. When the pieces are sorted
+  rows hold each field, the few-valued fields' values, the recorded changes, the brokers its
+  events name). A logged event's seq is the piece's first plus its index in the piece, known
+  once the driver has ordered the pieces (jobs.ingest_spark.in_recorded_order): `merged_profile` adds it. When the pieces are sorted
   instead, or KRaft's records change the events, Spark computes the profile of the events as
   they come out (the driver cannot).
 
@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.coverage import DEFAULT_GAP_MS, activity_of, merged
+from ingest.coverage import BROKER_FIELDS, DEFAULT_GAP_MS, activity_of, merged
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from state_machine import events as E
 from state_machine.carried import CONFIG_EVENTS, LIVENESS_CHANGES, UNCLEAN_CONFIG
@@ -39,6 +39,9 @@ RECORDED_CHANGES: dict[str, tuple[tuple[str, ...], tuple[str, str | None], tuple
     "broker_changes": (tuple(LIVENESS_CHANGES), ("brokers", None), ("event_time_ms", "event_type", "brokers")),
     "config_changes": (tuple(CONFIG_EVENTS), ("config_name", UNCLEAN_CONFIG), ("event_time_ms", "topic", "config_value")),
 }
+# The profile's broker ids its events name as leaders, ISR members or replicas (coverage.BROKER_FIELDS),
+# sorted: input_coverage's missing brokers are among them.
+BROKERS_NAMED = "brokers_named"
 # The tally's key, after (file, block): as jobs.ingest_spark.ingest groups the rows. `logged`: a
 # row from a log (neither a canonical event nor a quarantined line); `dump`: from a KRaft
 # metadata dump; `version` and `level`: a kafka_version fact's and a metadata_version fact's.
@@ -132,7 +135,11 @@ def _count_profile(events: pa.Table, into: dict) -> None:
                                     "last_time": r["event_time_ms_max"],
                                     **{f"held_{n}": r[f"{n}_count"] for n in EVENT_FIELD_NAMES},
                                     **{f"values_{n}": r[f"{n}_distinct"] for n in VALUED},
-                                    **{name: [] for name in RECORDED_CHANGES}})
+                                    **{name: [] for name in RECORDED_CHANGES}, BROKERS_NAMED: []})
+    for r in _brokers_named(keyed, key):
+        group = (r["cluster"], r["event_type"], r["_canonical"])
+        found = into[(r["file"], r["block"])]["profile"][group]
+        found[BROKERS_NAMED] = sorted(set(found[BROKERS_NAMED]) | set(r["_broker_distinct"]))
     for name, (types, (field, value), kept) in RECORDED_CHANGES.items():
         held = pc.is_in(events.column("event_type"), pa.array(types))
         held = pc.and_(held, pc.is_valid(events.column(field)) if value is None else pc.equal(events.column(field), value))
@@ -146,6 +153,26 @@ def _count_profile(events: pa.Table, into: dict) -> None:
             lead = r["seq"] if r["_canonical"] else r["piece_event"]
             found = into.setdefault((r["file"], r["block"]), _empty())["profile"]
             found[group][name].append([lead, *(r[k] for k in kept)])
+
+
+def _brokers_named(keyed: pa.Table, key: list[str]) -> list[dict]:
+    """Per group of `key`, the distinct broker ids (`_broker_distinct`) its events name in
+    coverage.BROKER_FIELDS: each list's members, each id at or above 0."""
+    named = []
+    for n in BROKER_FIELDS:
+        column = keyed.column(n).combine_chunks()
+        if column.null_count == len(column):
+            continue
+        if pa.types.is_list(column.type):
+            ids, rows = pc.list_flatten(column), pc.list_parent_indices(column)
+        else:
+            ids, rows = column, pa.array(np.arange(len(column)))
+        held = pc.fill_null(pc.greater_equal(ids, 0), False)
+        named.append(keyed.select(key).take(pc.filter(rows, held))
+                     .append_column("_broker", pc.filter(ids, held).cast(pa.int64())))
+    if not named:
+        return []
+    return pa.concat_tables(named).group_by(key, use_threads=False).aggregate([("_broker", "distinct")]).to_pylist()
 
 
 def _grouped(table: pa.Table, keys: list[str], aggregates: list[tuple]) -> list[dict]:
@@ -208,6 +235,8 @@ def _add_profile(found: dict, group: tuple, add: dict) -> None:
             had[k] = sorted(set(had[k]) | set(v))
         elif k in RECORDED_CHANGES:
             had[k] += v
+        elif k == BROKERS_NAMED:
+            had[k] = sorted(set(had[k]) | set(v))
 
 
 def piece_json(counts: dict | None) -> str:

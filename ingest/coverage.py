@@ -30,6 +30,21 @@ DEFAULT_GAP_MINUTES = 10.0
 DEFAULT_GAP_MS = round(DEFAULT_GAP_MINUTES * 60_000)
 DUMP = "kraft-dump"
 _INF = float("inf")
+# The event fields that name a partition's brokers: a broker its events name there is one of the
+# cluster's, whether or not its controller ever names it live or failed.
+BROKER_FIELDS = ("leader", "isr", "replicas", "replica")
+
+
+def brokers_named(events: Iterable) -> dict[str, set[int]]:
+    """cluster -> the broker ids `events` (canonical Events) name as a leader, an ISR member, a
+    replica (BROKER_FIELDS); -1 and -2 (no leader, KRaft's unchanged) are none."""
+    out: dict[str, set[int]] = {}
+    for e in events:
+        ids = [*(e.isr or ()), *(e.replicas or ()), e.leader, e.replica]
+        named = {b for b in ids if b is not None and b >= 0}
+        if named:
+            out.setdefault(e.cluster, set()).update(named)
+    return out
 
 
 class Activity(NamedTuple):
@@ -184,9 +199,9 @@ def _less(span: tuple[float, float], taken: list[tuple[float, float]]) -> list[t
 def cluster_gaps(cluster: str, lines: dict[int, Activity], events: dict[int, Activity], named: Iterable[int],
                  down: dict[int, list], gap_ms: int) -> list[Gap]:
     """The gaps of one cluster's brokers: `lines` and `events` per broker (log4j files only),
-    `named` the brokers its controller names, `down` their outages (`outages`). A broker with
-    files: each span of at least `gap_ms`, within the input's first and last line, in which it has
-    no line, is not down, and another broker's events fall. A broker the controller names with no
+    `named` the brokers its controller or its events name, `down` their outages (`outages`). A
+    broker with files: each span of at least `gap_ms`, within the input's first and last line, in
+    which it has no line, is not down, and another broker's events fall. A named broker with no
     file: the input's whole span, whatever its length, its outages included (a broker logs as it
     shuts down, and its files would show what led to the outage)."""
     if not lines:
@@ -216,10 +231,13 @@ def _span_json(a: Activity) -> dict:
 
 
 def input_coverage(files: dict[str, dict], clusters: dict[str, str], changes: dict[str, list],
-                   controllers: dict[str, list], gap_ms: int) -> dict[str, dict]:
+                   controllers: dict[str, list], partition_brokers: dict[str, Iterable[int]],
+                   gap_ms: int) -> dict[str, dict]:
     """audit_runs.input_coverage, cluster -> its coverage: `files` as merged_files gives them,
     `clusters` file -> cluster, `changes` cluster -> its liveness changes (broker_changes),
-    `controllers` cluster -> its controller changes ((time, epoch, controller), as recorded)."""
+    `controllers` cluster -> its controller changes ((time, epoch, controller), as recorded),
+    `partition_brokers` cluster -> the brokers its events name as leaders, ISR members or
+    replicas (brokers_named). A broker any of these names with no file is missing."""
     by_cluster: dict[str, dict] = {}
     for file in sorted(files):
         cluster = clusters.get(file)
@@ -245,6 +263,7 @@ def input_coverage(files: dict[str, dict], clusters: dict[str, str], changes: di
     for cluster, c in sorted(by_cluster.items()):
         named = {b for _, _, brokers in changes.get(cluster, ()) for b in brokers}
         named |= {controller for *_, controller in controllers.get(cluster, ()) if controller is not None}
+        named |= set(partition_brokers.get(cluster, ()))
         down = outages(changes.get(cluster, ()))
         events = {b: a for b, a in c["events"].items() if a is not None}
         gaps = cluster_gaps(cluster, c["lines"], events, named, down, gap_ms)
@@ -279,7 +298,7 @@ def gap_facts(gaps: Iterable[Gap]) -> dict[str, str]:
     said = []
     for g in gaps:
         if g.no_files:
-            said.append(f"broker {g.broker}'s logs are not in the input (its controller names it)")
+            said.append(f"broker {g.broker}'s logs are not in the input (its controller or its partitions name it)")
         else:
             others = ", ".join(map(str, g.others))
             said.append(f"broker {g.broker} logged no line from {utc(g.lo)} to {utc(g.hi)} while broker(s) "

@@ -49,6 +49,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from ingest.compressed import UnreadableInput
+from ingest.counts import BROKERS_NAMED
 from ingest.coverage import gap_facts, gap_segments, gaps_of, input_coverage
 from ingest.detect import EraEvidence, detected_eras, era_choices
 from ingest.lines import SIDE_FILES, cluster_folder, is_input
@@ -479,6 +480,15 @@ def split_outputs(out: DataFrame) -> dict[str, DataFrame]:
     return tables
 
 
+def profile_brokers(profile: dict[tuple, dict]) -> dict[str, set[int]]:
+    """cluster -> the broker ids its events name as leaders, ISR members or replicas, from the
+    ingest's profile ((cluster, event_type) -> ingest.counts.BROKERS_NAMED)."""
+    out: dict[str, set[int]] = {}
+    for (cluster, _), p in profile.items():
+        out.setdefault(cluster, set()).update(p[BROKERS_NAMED])
+    return out
+
+
 def gap_ms(cfg: AuditConfig) -> int:
     return round(cfg.input_gap_minutes * 60_000)
 
@@ -665,7 +675,7 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     phases["replay"] = time.time() - mark
     coverage = input_coverage(ing.activity, {f: i["cluster"] for f, i in ing.files.items()},
                               changes_of(ing.profile, "broker_changes"), changes_of(ing.profile, "controller_changes"),
-                              gap_ms(cfg))
+                              profile_brokers(ing.profile), gap_ms(cfg))
     tables = split_outputs(out)
     tables["violations"] = with_gap_facts(tables["violations"], gap_segments(gaps_of(coverage)))
     on_phase("output_gate")

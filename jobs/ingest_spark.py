@@ -32,8 +32,8 @@ from pyspark.sql import types as T
 from pyspark.sql.window import Window
 
 from ingest.compressed import UnreadableInput, checked_suffix
-from ingest.counts import RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
-from ingest.coverage import DEFAULT_GAP_MS, merged_files
+from ingest.counts import BROKERS_NAMED, RECORDED_CHANGES, merged_profile, merged_tally, nullable_max
+from ingest.coverage import BROKER_FIELDS, DEFAULT_GAP_MS, merged_files
 from ingest.detect import EraEvidence
 from ingest.envelope import LEADING_REASON
 from ingest.ingested import Ingested
@@ -485,14 +485,20 @@ def _copy_lines(spark: SparkSession, copies: dict[str, str], carry: DataFrame, c
 def profile_aggregates() -> dict:
     """What the pass that keeps the events also learns of each (cluster, event_type): its first
     and last event time (the run's time window), its controller, liveness and unclean-setting
-    changes, how many rows hold each field (a field held by none is not sent to the replay)
-    and the values of the few-valued fields (sent as codes). ingest.counts counts the same of
-    the parse's rows, when the events are those rows."""
+    changes, the broker ids its events name as leaders, ISR members or replicas (input_coverage's
+    missing brokers are among them), how many rows hold each field (a field held by none is not
+    sent to the replay) and the values of the few-valued fields (sent as codes). ingest.counts
+    counts the same of the parse's rows, when the events are those rows."""
     def change(types, field, value, kept):
         held = F.col(field).isNotNull() if value is None else F.col(field) == value
         return F.collect_list(F.when(F.col("event_type").isin(*types) & held, F.struct("seq", *kept)))
 
+    # The broker ids each event names (a null list names none), its lists collected as a set.
+    field_types = {f.name: f.type for f in EVENT_FIELDS}
+    ids = F.concat(*(F.coalesce(F.col(n), F.array().cast("array<int>")) if field_types[n] == "array<int>" else F.array(F.col(n))
+                     for n in BROKER_FIELDS))
     return {"first_time": F.min("event_time_ms"), "last_time": F.max("event_time_ms"),
+            BROKERS_NAMED: F.array_sort(F.array_distinct(F.flatten(F.collect_set(F.filter(ids, lambda b: b >= 0))))),
             # Each led by its seq (jobs.earlier.recorded_runs): (time, epoch, controller) of each
             # controller change, (time, event type, brokers) of each liveness change, (time,
             # topic, value) of each unclean-election setting.

@@ -8,17 +8,21 @@ import re
 import shutil
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ingest.coverage import (Activity, Gap, activity_of, cluster_gaps, gap_facts, gap_segments, gaps_of,
-                             input_coverage, merged, outages)
+from ingest.coverage import (Activity, Gap, activity_of, brokers_named, cluster_gaps, gap_facts, gap_segments,
+                             gaps_of, input_coverage, merged, outages, utc)
+from ingest.counts import BROKERS_NAMED, merged_profile
 from ingest.local import ingest_files, log_files
+from ingest.splits import SplitParser
 from state_machine import events as E
 from state_machine.carried import broker_changes
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
+from state_machine.events import Event
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "samples" / "real"
 CAPTURES = sorted(p.name for p in REAL.iterdir() if (p / "manifest.json").exists())
@@ -52,7 +56,8 @@ def local_coverage(folder: Path, cluster: str, gap_ms: int):
     controllers = [(e.event_time_ms, e.controller_epoch, e.controller_id) for e in ingested.events
                    if e.event_type in E.CONTROLLER_CHANGES and e.controller_epoch is not None]
     return ingested, input_coverage(ingested.activity, dict.fromkeys(ingested.activity, cluster),
-                                    {cluster: broker_changes(ingested.events)}, {cluster: controllers}, gap_ms)
+                                    {cluster: broker_changes(ingested.events)}, {cluster: controllers},
+                                    brokers_named(ingested.events), gap_ms)
 
 
 def facts_at(segments: dict[str, list], cluster: str, at_ms: int | None) -> dict[str, str]:
@@ -175,5 +180,54 @@ def test_a_capture_without_a_brokers_files_names_it_missing(tmp_path):
          "others": [1, 2], "no_files": True}]
     violations = [v for r in replay_cluster("zk-2.8-trace", ingested.events, resolve_era("2.8.2")).values()
                   for v in r.violations]
-    assert violations and all(v.facts["input_gap"] == "broker 3's logs are not in the input (its controller names it)"
+    assert violations and all(v.facts["input_gap"] == "broker 3's logs are not in the input (its controller or its partitions name it)"
                               for v in with_gap_facts(violations, "zk-2.8-trace", gap_segments(gaps_of(coverage))))
+
+
+def test_the_brokers_events_name_are_their_leaders_isr_members_and_replicas():
+    def ev(cluster, **fields):
+        return Event(cluster=cluster, seq=0, event_type=E.LEADER_AND_ISR, **fields)
+    events = [ev("c", leader=-1, isr=[], replicas=[1, 2]), ev("c", leader=-2, isr=[4]), ev("c", leader=5),
+              ev("c", replica=6), ev("d", leader=1, isr=None, replicas=None), ev("e", brokers=[9])]
+    assert brokers_named(events) == {"c": {1, 2, 4, 5, 6}, "d": {1}}
+
+
+def test_a_broker_only_its_partitions_name_is_missing_without_files():
+    """Brokers 1 and 2 have files; broker 3 is named by no controller change, only as a replica:
+    missing, its gap the input's whole span."""
+    files = {"b1/state-change.log": {1: [Activity(0, 1000), Activity(0, 1000)]},
+             "b2/state-change.log": {2: [Activity(0, 900), Activity(100, 900)]}}
+    clusters = dict.fromkeys(files, "c")
+    got = input_coverage(files, clusters, {}, {}, {"c": {1, 2, 3}}, 600)["c"]
+    assert got["missing"] == [3]
+    assert got["gaps"] == [{"broker": 3, "from": utc(0), "to": utc(1000), "minutes": round(1000 / 60_000, 3),
+                            "others": [1, 2], "no_files": True}]
+    assert input_coverage(files, clusters, {}, {}, {"c": {1, 2}}, 600)["c"]["missing"] == []
+
+
+def test_a_capture_of_state_change_logs_without_a_brokers_files_names_it_missing(tmp_path):
+    """zk-2.8-trace less broker 3's files and every controller.log: no liveness or controller
+    change names broker 3, its partitions' lines do."""
+    folder = cut_capture("zk-2.8-trace", tmp_path, 3)
+    for log in folder.glob("broker-*/controller.log"):
+        log.unlink()
+    ingested, coverage = local_coverage(folder, "zk-2.8-trace", 600_000)
+    assert not broker_changes(ingested.events) and not any(e.event_type in E.CONTROLLER_CHANGES for e in ingested.events)
+    got = coverage["zk-2.8-trace"]
+    assert got["missing"] == [3] and sorted(got["brokers"]) == ["1", "2"]
+    assert [(g["broker"], g["others"]) for g in got["gaps"] if g.get("no_files")] == [(3, [1, 2])]
+
+
+def test_the_parse_counts_the_brokers_its_events_name():
+    """The profile the parse counts (ingest.counts, the Spark ingest's when it does not sort)
+    names the brokers coverage.brokers_named finds in the local ingest's events."""
+    folder = REAL / "zk-2.8-trace"
+    paths = sorted(folder.glob("broker-*/*.log"))
+    batches = [pa.RecordBatch.from_pydict({"raw": lines, "file": [f"file:{path}"] * len(lines),
+                                           "block": pa.array([0] * len(lines), pa.int64())})
+               for path in paths for lines in [path.read_text().splitlines()]]
+    rows = [r for b in SplitParser({}, "c", "UTC", "auto").rows(iter(batches)) for r in b.to_pylist()]
+    profile = merged_profile((json.loads(r["counts"]), 0) for r in rows if r["kind"] == "piece")
+    counted = {b for p in profile.values() for b in p[BROKERS_NAMED]}
+    ingested = ingest_files(log_files(folder), "c")
+    assert counted == brokers_named(ingested.events)["c"] == {1, 2, 3}

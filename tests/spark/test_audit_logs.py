@@ -450,34 +450,43 @@ def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_with_a_warnin
 
 
 def test_input_coverage_names_a_brokers_gap_and_missing_files_and_the_violation_in_the_gap(spark, tmp_path):
-    """Two real captures made incomplete: zk-3.9-trace less broker 3's lines from 09:48:10 to
-    09:48:44, zk-2.8-trace less broker 3's files. audit_runs.input_coverage is what the local
-    ingest's lines give (ingest/coverage.py, one code for both), and each capture's unclean
-    election, inside broker 3's gap, says so in its facts."""
+    """Real captures made incomplete: zk-3.9-trace less broker 3's lines from 09:48:10 to
+    09:48:44, zk-2.8-trace less broker 3's files, and zk-2.8-trace less broker 3's files and
+    every controller.log (no controller change names broker 3; its partitions' lines do).
+    audit_runs.input_coverage is what the local ingest's lines give (ingest/coverage.py, one code
+    for both), and each capture's unclean election, inside broker 3's gap, says so in its facts."""
     from tests.ingest.test_coverage import cut_capture, local_coverage
 
     cut = cut_capture("zk-3.9-trace", tmp_path / "in", 3, "2026-11-21 09:48:10", "2026-11-21 09:48:44")
     missing = cut_capture("zk-2.8-trace", tmp_path / "in", 3)
+    partitions_only = cut_capture("zk-2.8-trace", tmp_path / "partitions", 3)
+    for log in partitions_only.glob("broker-*/controller.log"):
+        log.unlink()
+    manifest = json.loads((partitions_only / "manifest.json").read_text())
+    manifest["clusters"] = {"zk-2.8-state-change": manifest["clusters"]["zk-2.8-trace"]}
+    (partitions_only / "manifest.json").write_text(json.dumps(manifest))
+    partitions_only = partitions_only.rename(tmp_path / "in" / "zk-2.8-state-change")
     warehouse = str(tmp_path / "wh")
     summary = run(spark, AuditConfig(inputs=[str(tmp_path / "in")], warehouse=warehouse, input_gap_minutes=4 / 60))
     # What the operator reads first: the summary names each gap and each broker without files.
     said = [line for line in summary.lines() if "(violations of that time say so in their facts)" in line]
-    assert "  zk-2.8-trace: broker 3's logs are not in the input (its controller names it)" in "\n".join(said), said
+    assert "  zk-2.8-trace: broker 3's logs are not in the input (its controller or its partitions name it)" in "\n".join(said), said
     assert any(line.startswith("  zk-3.9-trace: broker 3 logged no line from ") for line in said), said
     (audit,) = table(spark, warehouse, "audit_runs").collect()
     coverage = json.loads(audit["input_coverage"].replace('"file:', '"'))
-    for folder in (cut, missing):
+    for folder in (cut, missing, partitions_only):
         assert coverage[folder.name] == local_coverage(folder, folder.name, 4_000)[1][folder.name]
-    assert coverage["zk-2.8-trace"]["missing"] == [3] and coverage["zk-3.9-trace"]["missing"] == []
+    assert [coverage[c]["missing"] for c in ("zk-2.8-trace", "zk-2.8-state-change", "zk-3.9-trace")] == [[3], [3], []]
     facts = {}
     for r in table(spark, warehouse, "violations").collect():
         facts.setdefault(r["cluster"], []).append(r["facts"])
-    assert set(facts) == {"zk-3.9-trace", "zk-2.8-trace"}
+    assert set(facts) == {"zk-3.9-trace", "zk-2.8-trace", "zk-2.8-state-change"}
     assert all(3 in json.loads(f["input_gap_brokers"]) and f["case"] for fs in facts.values() for f in fs)
     (unclean,) = facts["zk-3.9-trace"]
     assert ("broker 3 logged no line from 2026-11-21T09:48:39.482Z to 2026-11-21T09:48:45.097Z while broker(s) 1, 2 "
             "recorded events") in unclean["input_gap"]
-    assert all("broker 3's logs are not in the input" in f["input_gap"] for f in facts["zk-2.8-trace"])
+    assert all("broker 3's logs are not in the input" in f["input_gap"]
+               for c in ("zk-2.8-trace", "zk-2.8-state-change") for f in facts[c])
     # docs/tables.md's query, as written there.
     from jobs.audit import register_tables
     from test_violation_facts import doc_query
