@@ -112,12 +112,13 @@ def _clipped(df: DataFrame, cfg: ReportConfig, time_col: str, end_col: str | Non
 
 RUN_COLUMNS = ("run_id", "duration_s", "inputs", "kafka_versions", "records_read", "lines_recognized",
                "records_quarantined", "events_replayed", "partitions", "violations_by_rule", "quality_gates",
-               "controller_changes", "broker_changes")
+               "controller_changes", "broker_changes", "input_coverage")
 
 
 def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict]]:
     """cluster -> its runs (audit_runs rows that audited it, newest first) with their inputs, counts
-    and gates, and the controller and broker changes they recorded up to the window's end."""
+    and gates, the controller and broker changes they recorded up to the window's end, and how
+    complete their input of it was (input_coverage; None on runs recorded before that column)."""
     runs = tables.get("audit_runs")
     out: dict[str, list[dict]] = {c: [] for c in clusters}
     if runs is None:
@@ -143,7 +144,8 @@ def _runs(tables: dict, clusters: list[str], spans: dict) -> dict[str, list[dict
                 "events_replayed": d["events_replayed"], "partitions": d["partitions"],
                 "violations_by_rule": json.loads(d["violations_by_rule"] or "{}"),
                 "gates": {suite: _gate(result) for suite, result in gates.items()},
-                "controller_changes": inside("controller_changes"), "broker_changes": inside("broker_changes")})
+                "controller_changes": inside("controller_changes"), "broker_changes": inside("broker_changes"),
+                "input_coverage": json.loads(d.get("input_coverage") or "{}").get(cluster)})
     return out
 
 
@@ -193,11 +195,15 @@ def build_context(spark: SparkSession, cfg: ReportConfig) -> dict:
         before = [ch for ch in changes if ch[0] < spans[c][0]]
         changes = before[-1:] + changes[len(before):]   # the controller when the window opens, then its changes
         brokers = sorted(_once(ch for r in runs[c] for ch in r["broker_changes"]), key=lambda ch: ch[0])
+        # The newest run's: how complete the input that last audited the cluster was.
+        covered = next((page.coverage(r["run_id"], r["input_coverage"]) for r in runs[c] if r["input_coverage"]), None)
         per_cluster.append({
             "name": c, "t0": spans[c][0], "t1": spans[c][1], "runs": runs[c],
             "controller_chart": page.controller_chart(c, changes, scale) if changes else None,
             "failovers": len(changes) - len(before[-1:]),
             "broker_chart": page.broker_chart(c, page.broker_intervals(brokers, spans[c][1]), scale) if brokers else None,
+            "coverage": covered,
+            "coverage_chart": page.coverage_chart(c, covered, scale) if covered and covered.brokers() else None,
             "charts": [ch for ch in charts if ch["cluster"] == c],
             "failures": [f for f in failures if f["cluster"] == c],
             "by_rule": [r for r in by_rule if r["cluster"] == c],

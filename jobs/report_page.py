@@ -231,6 +231,99 @@ def broker_chart(cluster: str, intervals: dict[int, list[Interval]], scale: Scal
     return _svg(y + 18, body, f"broker liveness of {cluster}", cluster=cluster)
 
 
+GAP_ORANGE, FILE_BLUE = "#ff8c00", "#1f77b4"
+
+
+class CoverageFile(NamedTuple):
+    """A log file of the input: its broker (None: no path or stream names one), kind and the
+    times of its first and last line."""
+    broker: int | None
+    file: str
+    kind: str
+    first: datetime | None
+    last: datetime | None
+
+
+class CoverageGap(NamedTuple):
+    """A span in which a broker's files hold no line while others' (`others`) record events, or,
+    `no_files`, the input's whole span for a broker with no file."""
+    broker: int
+    start: datetime | None
+    end: datetime | None
+    minutes: float
+    others: list[int]
+    no_files: bool
+
+
+class Coverage(NamedTuple):
+    """A cluster's audit_runs.input_coverage (ingest/coverage.py's JSON) as the page shows it,
+    and the run that recorded it."""
+    run_id: str
+    gap_minutes: float
+    files: list[CoverageFile]
+    missing: list[int]
+    outages: list[tuple[int, datetime | None, datetime | None]]   # broker, down from, up at (None: beyond the input)
+    gaps: list[CoverageGap]
+
+    def brokers(self) -> list[int]:
+        """Every broker the coverage names: with files, missing, down or in a gap."""
+        named = {f.broker for f in self.files if f.broker is not None} | set(self.missing)
+        return sorted(named | {b for b, _, _ in self.outages} | {g.broker for g in self.gaps})
+
+
+def _naive(text: str | None) -> datetime | None:
+    """A time of the tables' JSON (UTC, ISO 8601, `Z`) as the page's naive UTC datetime."""
+    return None if text is None else datetime.fromisoformat(text).replace(tzinfo=None)
+
+
+def coverage(run_id: str, found: dict) -> Coverage:
+    """A cluster's input_coverage (`found`, the JSON's value for the cluster) as the page shows it."""
+    files = [CoverageFile(int(b), f["file"], f["kind"], _naive(f["first"]), _naive(f["last"]))
+             for b, held in found.get("brokers", {}).items() for f in held["files"]]
+    files += [CoverageFile(None, f["file"], f["kind"], _naive(f["first"]), _naive(f["last"]))
+              for f in found.get("without_broker", ())]
+    files.sort(key=lambda f: (f.broker is None, f.broker or 0, f.file))
+    outages = sorted(((int(b), _naive(lo), _naive(hi)) for b, spans in found.get("outages", {}).items() for lo, hi in spans),
+                     key=lambda o: (o[0], o[1] or datetime.min))
+    gaps = [CoverageGap(g["broker"], _naive(g["from"]), _naive(g["to"]), g["minutes"], g["others"], g.get("no_files", False))
+            for g in found.get("gaps", ())]
+    return Coverage(run_id, found.get("gap_minutes"), files, list(found.get("missing", ())), outages, gaps)
+
+
+def coverage_chart(cluster: str, cov: Coverage, scale: Scale) -> Markup:
+    """A lane per broker: each of its files from its first line to its last (blue), its outages
+    (grey) and its gaps (orange) over them; a broker with no file is an orange lane that says so."""
+    lane = 16
+    body = []
+    for i, broker in enumerate(cov.brokers()):
+        y = 4 + i * lane
+
+        def span(cls: str, start, end, fill: str, tip: str) -> None:
+            x0, x1 = scale.x(start or scale.t0), scale.x(end or scale.t1)
+            body.append(f'<rect class="{cls}" data-broker="{broker}" x="{x0}" y="{y}" width="{max(x1 - x0, 0.5)}" '
+                        f'height="{lane - 4}" fill="{fill}"><title>{escape(tip)}</title></rect>')
+
+        body.append(f'<text x="4" y="{y + 11}" font-size="11">broker {broker}</text>')
+        for f in cov.files:
+            if f.broker == broker and f.first is not None:
+                span("coverage-file", f.first, f.last, FILE_BLUE, f"{f.file} ({f.kind}): {_fmt(f.first)} to {_fmt(f.last)}")
+        for b, lo, hi in cov.outages:
+            if b == broker:
+                span("coverage-outage", lo, hi, DOWN_GREY, f"broker {b} down {_fmt(lo) or 'before the input'} to "
+                                                           f"{_fmt(hi) or 'after the input'}")
+        if broker in cov.missing and not any(g.no_files and g.broker == broker for g in cov.gaps):
+            span("coverage-missing", None, None, GAP_ORANGE, f"broker {broker}: no file in the input")
+        for g in cov.gaps:
+            if g.broker == broker:
+                tip = (f"broker {broker}: no file in the input" if g.no_files else
+                       f"broker {broker} logged no line {_fmt(g.start)} to {_fmt(g.end)} while broker(s) "
+                       f"{', '.join(map(str, g.others))} recorded events")
+                span("coverage-missing" if g.no_files else "coverage-gap", g.start, g.end, GAP_ORANGE, tip)
+    y = 4 + len(cov.brokers()) * lane
+    body += _axis(scale, y + 2)
+    return _svg(y + 18, body, f"input coverage of {cluster}", cluster=cluster)
+
+
 def duration(seconds: float | None) -> str:
     """A duration as an operator reads it: 0, 850 ms, 12.4 s, 3 min 20 s, 2 h 05 min."""
     if not seconds:

@@ -163,3 +163,64 @@ def test_an_unclean_elections_records_lost_are_shown_with_how_each_bound_was_obt
     html = page.render(ctx)
     cell = re.search(r'<td class="records-lost">(.*?)</td>', html, re.S).group(1)
     assert "<b>500</b>" in cell and "lower: old leader 1&#39;s log end offset 700" in cell
+
+
+# A cluster's audit_runs.input_coverage, as ingest/coverage.py writes it: broker 1's two files,
+# broker 2 down for a while and silent for 12 minutes while 1 logged, broker 3 without a file,
+# and a file no path names a broker of.
+COVERAGE = {
+    "gap_minutes": 10.0,
+    "brokers": {"1": {"files": [{"file": "b1/state-change.log", "kind": "state-change", "first": "2026-11-26T01:00:00.000Z",
+                                 "last": "2026-11-26T01:01:40.000Z"},
+                                {"file": "b1/controller.log", "kind": "controller", "first": "2026-11-26T01:00:01.000Z",
+                                 "last": "2026-11-26T01:01:39.000Z"}],
+                      "first": "2026-11-26T01:00:00.000Z", "last": "2026-11-26T01:01:40.000Z"},
+                "2": {"files": [{"file": "b2/server.log", "kind": "server", "first": "2026-11-26T01:00:10.000Z",
+                                 "last": "2026-11-26T01:01:30.000Z"}],
+                      "first": "2026-11-26T01:00:10.000Z", "last": "2026-11-26T01:01:30.000Z"}},
+    "without_broker": [{"file": "<merged>.log", "kind": "server", "first": "2026-11-26T01:00:05.000Z",
+                        "last": "2026-11-26T01:00:06.000Z"}],
+    "missing": [3],
+    "outages": {"2": [["2026-11-26T01:00:40.000Z", "2026-11-26T01:00:50.000Z"], ["2026-11-26T01:01:35.000Z", None]]},
+    "gaps": [{"broker": 2, "from": "2026-11-26T01:00:20.000Z", "to": "2026-11-26T01:00:40.000Z", "minutes": 0.333,
+              "others": [1]},
+             {"broker": 3, "from": "2026-11-26T01:00:00.000Z", "to": "2026-11-26T01:01:40.000Z", "minutes": 1.667,
+              "others": [1, 2], "no_files": True}],
+}
+
+
+def test_input_coverage_lists_each_brokers_files_its_outages_and_gaps_and_the_missing_ones():
+    cov = page.coverage("run-1", COVERAGE)
+    assert [(f.broker, f.file) for f in cov.files] == [(1, "b1/controller.log"), (1, "b1/state-change.log"),
+                                                      (2, "b2/server.log"), (None, "<merged>.log")]
+    assert cov.files[1].first == at(0) and cov.files[1].last == at(100)
+    assert cov.outages == [(2, at(40), at(50)), (2, at(95), None)] and cov.missing == [3] and cov.brokers() == [1, 2, 3]
+    svg = page.coverage_chart("c", cov, SCALE)
+    assert [attr(e, "data-broker") for e in elements(svg, "coverage-file")] == ["1", "1", "2"]
+    # Broker 2's second outage lasts past the input: to the window's end.
+    assert [(float(attr(e, "x")), float(attr(e, "width"))) for e in elements(svg, "coverage-outage")][1] == \
+        (SCALE.x(at(95)), round(SCALE.x(at(100)) - SCALE.x(at(95)), 1))
+    (gap,) = elements(svg, "coverage-gap")
+    assert attr(gap, "data-broker") == "2" and float(attr(gap, "x")) == SCALE.x(at(20))
+    (missing,) = elements(svg, "coverage-missing")
+    assert attr(missing, "data-broker") == "3" and attr(missing, "fill") == page.GAP_ORANGE
+
+    ctx = {"title": "t", "generated": "now", "warehouse": "wh", "start": None, "end": None,
+           "kinds": list(page.KIND_COLOURS), "colours": page.KIND_COLOURS, "matter": 0, "not_charted": 0,
+           "max_charts": 1, "violations_total": 0, "violations_listed": 0, "has_facts": True, "availability": [],
+           "clusters": [{"name": "c", "t0": at(0), "t1": at(100), "runs": [], "controller_chart": None,
+                         "failovers": 0, "broker_chart": None, "charts": [], "by_rule": [], "violations": [],
+                         "coverage": cov, "coverage_chart": svg}]}
+    html = page.render(ctx)
+    assert svg in html and 'data-run="run-1"' in html
+    assert "Brokers with no file in the input: 3</span>" in html
+    rows = re.findall(r'<table class="coverage-files">.*?</table>', html, re.S)[0]
+    assert "<td>2026-11-26 01:00:00.000</td><td>2026-11-26 01:01:40.000</td>" in rows   # broker 1's state-change.log
+    assert "&lt;merged&gt;.log" in rows and "none named" in rows
+    outages = re.findall(r'<table class="coverage-outages">.*?</table>', html, re.S)[0]
+    assert "<td>2026-11-26 01:01:35.000</td><td>after the input</td>" in outages
+    gaps = re.findall(r'<table class="coverage-gaps">.*?</table>', html, re.S)[0]
+    assert "brokers 1</td>" in gaps and "no file of the broker in the input" in gaps
+    # A cluster whose runs predate the column says so.
+    ctx["clusters"][0].update(coverage=None, coverage_chart=None)
+    assert "older than audit_runs.input_coverage" in page.render(ctx)

@@ -18,7 +18,7 @@ import pytest
 from pyspark.sql import functions as F
 
 from jobs.report import ReportConfig, availability, run
-from jobs.report_page import UNCLEAN_RED
+from jobs.report_page import DOWN_GREY, FILE_BLUE, GAP_ORANGE, UNCLEAN_RED
 
 pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,11 +97,16 @@ def unclean_partition(spark, warehouse) -> str:
     return f"{CAPTURE}/{expected['topic']}-{expected['partition']}"
 
 
-def red_columns(png: Path, box: dict) -> list[int]:
-    """The x (page pixels) of every column of `box` in the screenshot that holds UNCLEAN_RED."""
+def when(text: str | None) -> str:
+    """A time of audit_runs' JSON as the page writes it (UTC, to the millisecond)."""
+    return "" if text is None else datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+
+def colour_columns(png: Path, box: dict, colour: str = UNCLEAN_RED) -> list[int]:
+    """The x (page pixels) of every column of `box` in the screenshot that holds `colour`."""
     from PIL import Image
 
-    want = tuple(int(UNCLEAN_RED[i:i + 2], 16) for i in (1, 3, 5))
+    want = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
     img = Image.open(png).convert("RGB")
     left, top = int(box["x"]), int(box["y"])
     crop = img.crop((left, top, left + int(box["width"]), top + int(box["height"])))
@@ -152,6 +157,38 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     assert failed and len(shown) == len(failed)
     assert [r.text.split()[0] for r in shown] == [str(f.broker) for f in failed]
 
+    # How complete its input was, as the newest run's audit_runs.input_coverage holds it: each
+    # broker's files with their first and last line, its outages (brokers killed and stopped), no
+    # broker missing and no gap.
+    (newest,) = (spark.read.format("delta").load(str(Path(warehouse) / "audit_runs"))
+                 .orderBy(F.col("started_at").desc()).limit(1).collect())
+    covered = json.loads(newest["input_coverage"])[CAPTURE]
+    shown = section.find_element(By.CSS_SELECTOR, "div.coverage")
+    assert shown.is_displayed() and shown.get_attribute("data-run") == newest["run_id"]
+    files = [(b, f) for b, held in sorted(covered["brokers"].items()) for f in held["files"]]
+    rows = shown.find_elements(By.CSS_SELECTOR, "table.coverage-files tbody tr")
+    assert sorted(r.text for r in rows) == sorted(
+        f"{b} {f['file']} {f['kind']} {when(f['first'])} {when(f['last'])}" for b, f in files)
+    assert {r.get_attribute("data-broker") for r in rows} == {"1", "2", "3"}
+    assert "Every broker the input names has files." in shown.text and "No gap." in shown.text
+    outages = [(b, lo, hi) for b, spans in covered["outages"].items() for lo, hi in spans]
+    assert outages and covered["missing"] == [] and covered["gaps"] == []
+    assert sorted(r.text for r in shown.find_elements(By.CSS_SELECTOR, "table.coverage-outages tbody tr")) == sorted(
+        f"{b} {when(lo) or 'before the input'} {when(hi) or 'after the input'}" for b, lo, hi in outages)
+    lanes = shown.find_elements(By.CSS_SELECTOR, "svg .coverage-file")
+    assert len(lanes) == len(files) and len(shown.find_elements(By.CSS_SELECTOR, "svg .coverage-outage")) == len(outages)
+    coverage_chart = shown.find_element(By.TAG_NAME, "svg")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", coverage_chart)
+    box = browser.execute_script("var r = arguments[0].getBoundingClientRect();"
+                                 "return {x: r.left, y: r.top, width: r.width, height: r.height};", coverage_chart)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / "report-coverage.png"
+    assert browser.save_screenshot(str(shot))
+    print(f"screenshot: {shot}")
+    # The files' spans in blue and the outages in grey are on screen; no gap or missing broker in orange.
+    assert colour_columns(shot, box, FILE_BLUE) and colour_columns(shot, box, DOWN_GREY)
+    assert colour_columns(shot, box, GAP_ORANGE) == []
+
     chart = browser.find_element(By.CSS_SELECTOR, f'div.chart[data-partition="{name}"]')
     markers = chart.find_elements(By.CSS_SELECTOR, "svg .election.unclean")
     assert len(markers) == 1 and markers[0].get_attribute("data-kind") == "unclean"
@@ -170,7 +207,7 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     print(f"screenshot: {shot}")
 
     # What the screenshot shows: red in the chart, at the marker's place, and in no other column.
-    red = red_columns(shot, box)
+    red = colour_columns(shot, box)
     assert red, f"no {UNCLEAN_RED} pixel in the chart of {name} ({shot})"
     assert marker["x"] - 2 <= min(red) and max(red) <= marker["x"] + marker["width"] + 2, (red, marker)
 
@@ -183,7 +220,7 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
                                  "return {x: r.left, y: r.top, width: r.width, height: r.height};", plain[0])
     shot = SCREENSHOTS / "report-plain.png"
     browser.save_screenshot(str(shot))
-    assert red_columns(shot, box) == []
+    assert colour_columns(shot, box) == []
 
 
 @pytest.mark.browser
