@@ -221,6 +221,6 @@ def test_input_coverage_lists_each_brokers_files_its_outages_and_gaps_and_the_mi
     assert "<td>2026-11-26 01:01:35.000</td><td>after the input</td>" in outages
     gaps = re.findall(r'<table class="coverage-gaps">.*?</table>', html, re.S)[0]
     assert "brokers 1</td>" in gaps and "no file of the broker in the input" in gaps
-    # A cluster whose runs predate the column says so.
+    # A cluster of canonical events, or whose runs predate the column, says so.
     ctx["clusters"][0].update(coverage=None, coverage_chart=None)
-    assert "older than audit_runs.input_coverage" in page.render(ctx)
+    assert "read no log file of it (canonical events), or are older than audit_runs.input_coverage" in page.render(ctx)

@@ -188,6 +188,10 @@ def test_report_shows_the_unclean_election_on_its_partitions_chart(spark, browse
     # The files' spans in blue and the outages in grey are on screen; no gap or missing broker in orange.
     assert colour_columns(shot, box, FILE_BLUE) and colour_columns(shot, box, DOWN_GREY)
     assert colour_columns(shot, box, GAP_ORANGE) == []
+    # A generated history is canonical events: no log file, so no coverage.
+    canonical = browser.find_element(By.CSS_SELECTOR, 'section[data-cluster="c-2.4"]')
+    assert not canonical.find_elements(By.CSS_SELECTOR, "div.coverage")
+    assert "Not recorded: its runs read no log file of it (canonical events)" in canonical.text
 
     chart = browser.find_element(By.CSS_SELECTOR, f'div.chart[data-partition="{name}"]')
     markers = chart.find_elements(By.CSS_SELECTOR, "svg .election.unclean")
