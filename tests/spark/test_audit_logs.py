@@ -224,38 +224,80 @@ def test_compressed_data_or_an_archive_its_name_does_not_tell_of_is_refused(spar
     assert not (tmp_path / "wh").exists()
 
 
-def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, tmp_path):
-    """A simulated history with every kind of fault, written as Kafka 2.4 brokers write
-    their logs (gzip-rotated in part), audits to exactly the injected faults."""
-    events, truth = simulate(SimConfig(cluster="gen", era="2.4", steps=150, brokers=5, topics=3, partitions=3, seed=3,
-                                       faults={f: 1 for f in FAULTS}))
-    logs = tmp_path / "gen"
-    render(events, logs)
-    rotated = logs / "broker-1" / "state-change.log"
+# The clusters of one audit (logs_audit), each in the folder of its name: the tests below read
+# each their own cluster's rows. A cluster's rows are the same audited alone or with others (its
+# era is its own, its partitions replayed apart), and an audit is most of a test's time.
+GENERATED_FAULTS_KRAFT = {f: 1 for f in FAULTS if f not in ("illegal_transition", "zombie_controller")}
+
+
+@pytest.fixture(scope="module")
+def logs_audit(spark, tmp_path_factory):
+    """(summary, warehouse, truths) of one audit of six clusters' logs:
+    - gen: a simulated history with every kind of fault, written as Kafka 2.4 brokers write
+      their logs, broker 1's state-change.log half rotated and gzipped (pinned to 2.4);
+    - stale: the zk-2.4.1-stale-isr scenario;
+    - kraft-3.7: a KRaft 3.7.0 metadata-log dump alone;
+    - k37: the same dump, with the server.log banner of Kafka 3.7.0;
+    - genk: a simulated KRaft history as three nodes' metadata-log dumps, a transaction aborted;
+    - mig: the aborted-migration fixture cut before its controller failover."""
+    root = tmp_path_factory.mktemp("logs")
+    truths = {}
+    events, truths["gen"] = simulate(SimConfig(cluster="gen", era="2.4", steps=150, brokers=5, topics=3, partitions=3,
+                                               seed=3, faults={f: 1 for f in FAULTS}))
+    render(events, root / "gen")
+    rotated = root / "gen" / "broker-1" / "state-change.log"
     lines = rotated.read_text().splitlines(keepends=True)
     half = len(lines) // 2   # the older half rotated and compressed, as log4j's DailyRollingFileAppender + logrotate leave it
-    with gzip.open(logs / "broker-1" / "state-change.log.2023-11-14-22.gz", "wt") as f:
+    with gzip.open(root / "gen" / "broker-1" / "state-change.log.2023-11-14-22.gz", "wt") as f:
         f.writelines(lines[:half])
     rotated.write_text("".join(lines[half:]))
-    warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(logs)], warehouse=warehouse, kafka_versions=["2.4"], cluster="gen"))
+
+    shutil.copytree(SCENARIOS / "zk-2.4.1-stale-isr", root / "stale")
+    shutil.copytree(KRAFT / "3.7.0", root / "kraft-3.7")
+    (root / "k37" / "controller-1").mkdir(parents=True)
+    shutil.copy(KRAFT / "3.7.0" / "00000000000000000000.log.txt", root / "k37" / "controller-1")
+    (root / "k37" / "controller-1" / "server.log").write_text(
+        "[2024-05-01 09:59:50,000] INFO Kafka version: 3.7.0 (org.apache.kafka.common.utils.AppInfoParser)\n")
+
+    events, truths["genk"] = simulate(SimConfig(cluster="genk", era="kraft", steps=150, brokers=5, topics=3, partitions=3,
+                                                seed=3, faults=GENERATED_FAULTS_KRAFT))
+    second_failover = [i for i, e in enumerate(events) if e.event_type == "ControllerFailover"][1]
+    render_kraft(events, root / "genk",
+                 aborted={second_failover: [e for e in events if e.event_type == "PartitionRecord"][-2:]})
+
+    night = root / "mig" / "controller-3001" / "00000000000000000000.log.txt"
+    night.parent.mkdir(parents=True)
+    night.write_text(migration_night())
+
+    warehouse = root / "wh"
+    inputs = [str(root / c) for c in ("gen", "stale", "kraft-3.7", "k37", "genk", "mig")]
+    summary = run(spark, AuditConfig(inputs=inputs, warehouse=str(warehouse), kafka_versions=["gen=2.4"]))
     assert summary.records_quarantined == 0 and summary.records_read == summary.lines_recognized
-    got = table(spark, warehouse, "violations").select("rule", "topic", "partition")
-    want = spark.createDataFrame([(t.rule, t.topic, t.partition) for t in truth], got.schema)
-    assert len(truth) == len(FAULTS)
+    return summary, warehouse, truths
+
+
+def of_cluster(spark, warehouse, name: str, cluster: str):
+    return table(spark, warehouse, name).where(F.col("cluster") == cluster)
+
+
+def test_generated_2_4_logs_audit_to_exactly_the_injected_faults(spark, logs_audit):
+    """A simulated history with every kind of fault, written as Kafka 2.4 brokers write
+    their logs (gzip-rotated in part), audits to exactly the injected faults."""
+    summary, warehouse, truths = logs_audit
+    got = of_cluster(spark, warehouse, "violations", "gen").select("rule", "topic", "partition")
+    want = spark.createDataFrame([(t.rule, t.topic, t.partition) for t in truths["gen"]], got.schema)
+    assert len(truths["gen"]) == len(FAULTS)
     assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
 
 
-def test_isr_writes_zookeeper_refused_are_no_violation(spark, tmp_path):
+def test_isr_writes_zookeeper_refused_are_no_violation(spark, logs_audit):
     """A deposed leader's "Shrinking ISR" lines, each followed by "Cached zkVersion ... skip
     updating ISR" (fixture README): nothing changed, nothing to report, in Spark as locally."""
-    scenario = SCENARIOS / "zk-2.4.1-stale-isr"
-    warehouse = tmp_path / "wh"
-    summary = run(spark, AuditConfig(inputs=[str(scenario)], warehouse=str(warehouse), cluster="stale"))
-    assert summary.records_quarantined == 0 and summary.eras["stale"].startswith("detected: 2.4.1")
-    assert table(spark, warehouse, "violations").count() == 0
-    timeline = table(spark, warehouse, "partition_timeline").orderBy("valid_from", "ordinal")
-    got = [(r.partition_state, r.leader, r.leader_epoch, r.isr, r.source.split("zk-2.4.1-stale-isr/")[1])
+    summary, warehouse, _ = logs_audit
+    assert summary.eras["stale"].startswith("detected: 2.4.1")
+    assert of_cluster(spark, warehouse, "violations", "stale").count() == 0
+    timeline = of_cluster(spark, warehouse, "partition_timeline", "stale").orderBy("valid_from", "ordinal")
+    got = [(r.partition_state, r.leader, r.leader_epoch, r.isr, r.source.split("/stale/")[1])
            for r in timeline.collect()]
     assert got == [("NewPartition", -1, -1, [], "broker-3/state-change.log:1"),
                    ("OnlinePartition", 1, 0, [1, 2, 3], "broker-3/state-change.log:5"),
@@ -368,38 +410,27 @@ def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, 
         "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
 
 
-def test_kraft_metadata_dump_is_audited(spark, tmp_path):
-    dump = KRAFT / "3.7.0"
-    warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(dump)], warehouse=warehouse, cluster="kraft-3.7"))
-    assert summary.records_quarantined == 0
+def test_kraft_metadata_dump_is_audited(spark, logs_audit):
+    summary, warehouse, _ = logs_audit
     # The dump's metadata.version (3.7-IV4, level 19) leaves 3.7-3.8 (config not read) and 3.9+ (read).
     assert summary.eras["kraft-3.7"].startswith("detected: kraft from kafka-dump-log")
     assert "metadata.version level 19 (3.7+)" in summary.eras["kraft-3.7"]
     assert "pin with --kafka-version" in summary.eras["kraft-3.7"]
-    v = table(spark, warehouse, "violations").select("rule", "topic", "partition").collect()
+    v = of_cluster(spark, warehouse, "violations", "kraft-3.7").select("rule", "topic", "partition").collect()
     assert [(r.rule, r.topic, r.partition) for r in v] == [("UNCLEAN_LEADER_ELECTION", "orders", 0)]
 
 
-def test_a_kraft_3_7_banner_replays_in_the_release_that_does_not_read_the_unclean_config(spark, tmp_path):
+def test_a_kraft_3_7_banner_replays_in_the_release_that_does_not_read_the_unclean_config(spark, logs_audit):
     """KRaft 3.7's controller never elects outside the ISR on its own (the unclean config is read
     from 3.9.0): the server.log banner picks that release, and the election is an error."""
-    cluster = tmp_path / "k37"
-    (cluster / "controller-1").mkdir(parents=True)
-    (cluster / "controller-1" / "00000000000000000000.log.txt").write_text(
-        (KRAFT / "3.7.0" / "00000000000000000000.log.txt").read_text())
-    (cluster / "controller-1" / "server.log").write_text(
-        "[2024-05-01 09:59:50,000] INFO Kafka version: 3.7.0 (org.apache.kafka.common.utils.AppInfoParser)\n")
-    warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(cluster)], warehouse=warehouse, cluster="k37"))
-    assert summary.records_quarantined == 0
+    summary, warehouse, _ = logs_audit
     assert summary.eras["k37"].startswith("detected: kraft-3.7.0 from server.log banner")
-    (v,) = table(spark, warehouse, "violations").collect()
+    (v,) = of_cluster(spark, warehouse, "violations", "k37").collect()
     assert (v.rule, v.topic, v.partition, v.severity) == ("UNCLEAN_LEADER_ELECTION", "orders", 0, "error")
     assert "does not read unclean.leader.election.enable" in v.detail
 
 
-def test_generated_kraft_dumps_audit_to_exactly_the_injected_faults(spark, tmp_path):
+def test_generated_kraft_dumps_audit_to_exactly_the_injected_faults(spark, logs_audit):
     """A simulated KRaft history with the faults a metadata log can hold (not an illegal state
     transition: KRaft has no state machines; not a zombie controller's record: a Raft log's
     epochs never decrease), written as three nodes' metadata-log dumps: detected as KRaft,
@@ -407,45 +438,34 @@ def test_generated_kraft_dumps_audit_to_exactly_the_injected_faults(spark, tmp_p
     controller failover, the old Raft leader left open a metadata transaction, which the new
     one aborted, of copies of the history's last two PartitionRecords (t4's, created long
     after): both undone, named in the summary and in audit_runs."""
-    faults = {f: 1 for f in FAULTS if f not in ("illegal_transition", "zombie_controller")}
-    events, truth = simulate(SimConfig(cluster="genk", era="kraft", steps=150, brokers=5, topics=3, partitions=3, seed=3,
-                                       faults=faults))
-    second_failover = [i for i, e in enumerate(events) if e.event_type == "ControllerFailover"][1]
-    render_kraft(events, tmp_path / "genk",
-                 aborted={second_failover: [e for e in events if e.event_type == "PartitionRecord"][-2:]})
-    warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(tmp_path / "genk")], warehouse=warehouse, cluster="genk"))
-    assert summary.records_quarantined == 0
+    summary, warehouse, truths = logs_audit
     assert summary.eras["genk"].startswith("detected: kraft")
     (aborted,) = summary.transactions["genk"]
     assert (aborted[0], aborted[3]) == (None, 2)   # by offset; two PartitionRecords (and any TopicRecord: a fact)
-    assert any(f"was aborted at offset {aborted[2]}: 2 events of its records undone" in line for line in summary.lines())
+    assert any(line.startswith("  genk: ") and f"was aborted at offset {aborted[2]}: 2 events of its records undone"
+               in line for line in summary.lines())
     (row,) = table(spark, warehouse, "audit_runs").select("aborted_transactions").collect()
-    assert json.loads(row[0]) == {"genk": [list(aborted)]}
-    got = table(spark, warehouse, "violations").select("rule", "topic", "partition")
-    want = spark.createDataFrame([(t.rule, t.topic, t.partition) for t in truth], got.schema)
-    assert len(truth) == len(faults)
+    assert json.loads(row[0])["genk"] == [list(aborted)]
+    got = of_cluster(spark, warehouse, "violations", "genk").select("rule", "topic", "partition")
+    want = spark.createDataFrame([(t.rule, t.topic, t.partition) for t in truths["genk"]], got.schema)
+    assert len(truths["genk"]) == len(GENERATED_FAULTS_KRAFT)
     assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
 
 
-def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_with_a_warning(spark, tmp_path):
+def test_a_metadata_transaction_open_at_the_inputs_end_is_replayed_with_a_warning(spark, logs_audit):
     """A night's input that ends while a ZooKeeper migration's metadata transaction is open (the
     aborted-migration fixture cut before the controller failover): its PartitionRecord is
     replayed (payments-0 led by 1), and the summary and audit_runs.open_transactions say the
     transaction is open with the one event read from its records, which an abort in a later
     input would not take back."""
-    night = tmp_path / "mig" / "controller-3001" / "00000000000000000000.log.txt"
-    night.parent.mkdir(parents=True)
-    night.write_text(migration_night())
-    warehouse = str(tmp_path / "wh")
-    summary = run(spark, AuditConfig(inputs=[str(tmp_path / "mig")], warehouse=warehouse, cluster="mig"))
-    assert (summary.records_quarantined, summary.violations_by_rule) == (0, {})
-    assert summary.transactions == {"mig": [(None, 8, None, 1)]}
+    summary, warehouse, _ = logs_audit
+    assert of_cluster(spark, warehouse, "violations", "mig").count() == 0
+    assert summary.transactions["mig"] == [(None, 8, None, 1)]
     assert "  mig: the metadata transaction begun at offset 8 is still open at the input's end: 1 event of its " \
            "records replayed" in "\n".join(summary.lines())
     (row,) = table(spark, warehouse, "audit_runs").select("aborted_transactions", "open_transactions").collect()
-    assert (json.loads(row[0]), json.loads(row[1])) == ({}, {"mig": [[None, 8, 1]]})
-    got = table(spark, warehouse, "partition_timeline").select("topic", "partition", "leader", "leader_epoch", "isr")
+    assert "mig" not in json.loads(row[0]) and json.loads(row[1])["mig"] == [[None, 8, 1]]
+    got = of_cluster(spark, warehouse, "partition_timeline", "mig").select("topic", "partition", "leader", "leader_epoch", "isr")
     assert_df_equality(got, spark.createDataFrame([("payments", 0, 1, 4, [1])], got.schema), ignore_nullable=True)
 
 
