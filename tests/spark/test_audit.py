@@ -459,14 +459,11 @@ def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(
     assert json.loads(windows[now.run_id]) == {"upgraded": [_utc(min(times)), _utc(max(times))]}
 
 
-def test_a_reassignment_in_flight_and_an_inferred_isr_go_on_the_next_night(spark, tmp_path):
-    """The evening starts moving payments-0 to [2, 3, 4]; after midnight the leader adds broker 4
-    to the ISR and the controller completes the move. The evening's last row holds the target
-    (target_replicas), and the night goes on from it: the two nights' partition_timeline is the
-    core's replay of the whole history. The evening's election of orders-0 names no ISR (the
-    replay infers it, on a recorded row: inferred_values); after midnight broker 5, outside it,
-    is elected where unclean elections are disabled. The night judges that ISR inferred as the
-    whole history does (a warning that says so), not as recorded (an error)."""
+def _move_nights() -> tuple[list[str], list[str]]:
+    """Cluster move (2.4), canonical events: the evening starts moving payments-0 to [2, 3, 4] and
+    elects orders-0's leader with no ISR named; after midnight the leader adds broker 4 to the
+    ISR and the controller completes the move, and broker 5, outside orders-0's ISR, is elected
+    where unclean elections are disabled."""
     def ev(t, **fields):
         return _event_line("move", "controller.log", t, **fields)
     part, c1 = {"topic": "payments", "partition": 0}, {"controller_id": 1, "controller_epoch": 1}
@@ -484,39 +481,13 @@ def test_a_reassignment_in_flight_and_an_inferred_isr_go_on_the_next_night(spark
              ev(21, event_type="LeaderAndIsr", leader=2, leader_epoch=2, isr=[1, 2, 3, 4], **part, **c1),
              ev(22, event_type="BrokerStartup", brokers=[5]),
              ev(23, event_type="LeaderAndIsr", leader=5, leader_epoch=1, isr=[5], **orders, **c1)]
-    for i, lines in enumerate((evening, night)):
-        summary = run(spark, AuditConfig(inputs=[str(_input(tmp_path, f"night{i}", lines))],
-                                         warehouse=str(tmp_path / "nightly"), kafka_versions=["2.4"]))
-        assert summary.violations_by_rule == ({"UNCLEAN_LEADER_ELECTION": 1} if i == 1 else {})
-        assert summary.records_quarantined == 0
-    columns = ("topic", "ordinal", "valid_from", "leader", "leader_epoch", "isr", "replicas", "target_replicas",
-               "election", "inferred", "inferred_values")
-    nightly = table(spark, tmp_path / "nightly", "partition_timeline").select(*columns)
-    assert [tuple(r) for r in nightly.where("topic = 'payments'").orderBy("ordinal")
-            .select("replicas", "target_replicas").collect()][-2:] == [([2, 3, 4, 1], [2, 3, 4]), ([2, 3, 4], None)]
-    assert [tuple(r) for r in nightly.where("topic = 'orders'").orderBy("ordinal")
-            .select("leader", "isr", "inferred", "inferred_values").collect()][-2:] == \
-        [(1, [1, 2], False, ["isr"]), (5, [5], False, [])]
-    # The two nights' rows are the core's replay of the whole history in one go.
-    whole = replay_cluster("move", [event_from_mapping(json.loads(line)) for line in evening + night],
-                           resolve_era("2.4"))
-    as_list = lambda values: None if values is None else list(values)   # noqa: E731
-    expected = [(topic, i, datetime.fromtimestamp(x.valid_from / 1000, timezone.utc), x.leader, x.leader_epoch,
-                 list(x.isr), list(x.replicas), as_list(x.target_replicas), x.election, x.inferred,
-                 list(x.inferred_values)) for (topic, _), r in whole.items() for i, x in enumerate(r.timeline)]
-    assert_df_equality(nightly, spark.createDataFrame(expected, nightly.schema),
-                       ignore_row_order=True, ignore_nullable=True)
-    judged = ("topic", "partition", "rule", "severity", "detail", "facts")
-    held = [r.asDict() for r in table(spark, tmp_path / "nightly", "violations").select(*judged).collect()]
-    core = [{"topic": topic, "partition": partition, "rule": v.rule, "severity": v.severity, "detail": v.detail,
-             "facts": v.facts} for (topic, partition), r in whole.items() for v in r.violations]
-    assert held == core
-    assert [(v["severity"], v["facts"]["inferred"]) for v in held] == [("warning", "isr")]
+    return evening, night
 
 
-def _elr_nights(tmp_path) -> tuple[Path, Path]:
-    """KIP-966 across midnight (KRaft, canonical events): the evening empties payments-0's ISR
-    into its eligible leader replicas; after midnight broker 2, of the ELR, is elected."""
+def _elr_nights() -> tuple[list[str], list[str]]:
+    """Cluster elr (KRaft), canonical events: KIP-966 across midnight. The evening empties
+    payments-0's ISR into its eligible leader replicas; after midnight broker 2, of the ELR, is
+    elected."""
     def ev(t, **fields):
         return _event_line("elr", "metadata.log", t, **fields)
     part = {"topic": "payments", "partition": 0}
@@ -532,33 +503,84 @@ def _elr_nights(tmp_path) -> tuple[Path, Path]:
                ev(9, event_type="PartitionChangeRecord", isr=[], leader=-1, elr=[1, 2, 3], **part)]
     night = [ev(20, event_type="BrokerStartup", brokers=[2]),
              ev(21, event_type="PartitionChangeRecord", isr=[2], leader=2, elr=[1, 3], **part)]
-    return _input(tmp_path, "evening", evening), _input(tmp_path, "night", night)
+    return evening, night
 
 
-def test_kraft_eligible_leader_replicas_are_carried_across_midnight(spark, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def midnight(spark, tmp_path_factory):
+    """Two nightly audits into one warehouse, the evening's input then the night's, of the
+    clusters move and elr (each its era): (warehouse, the two summaries)."""
+    d = tmp_path_factory.mktemp("midnight")
+    summaries = [run(spark, AuditConfig(inputs=[str(_input(d, f"night{i}", move + elr))], warehouse=str(d / "wh"),
+                                        kafka_versions=["move=2.4", "elr=kraft"]))
+                 for i, (move, elr) in enumerate(zip(_move_nights(), _elr_nights()))]
+    return d / "wh", summaries
+
+
+def test_a_reassignment_in_flight_and_an_inferred_isr_go_on_the_next_night(spark, midnight):
+    """The evening's last row of payments-0 holds the reassignment's target (target_replicas),
+    and the night goes on from it: the two nights' partition_timeline is the core's replay of
+    the whole history. The evening's election of orders-0 names no ISR (the replay infers it, on
+    a recorded row: inferred_values); the night judges that ISR inferred as the whole history
+    does (a warning that says so), not as recorded (an error)."""
+    warehouse, summaries = midnight
+    evening, night = _move_nights()
+    assert [s.records_quarantined for s in summaries] == [0, 0]
+    assert [s.violations_by_rule for s in summaries] == [{}, {"UNCLEAN_LEADER_ELECTION": 1}]
+    columns = ("topic", "ordinal", "valid_from", "leader", "leader_epoch", "isr", "replicas", "target_replicas",
+               "election", "inferred", "inferred_values")
+    nightly = table(spark, warehouse, "partition_timeline").where("cluster = 'move'").select(*columns)
+    assert [tuple(r) for r in nightly.where("topic = 'payments'").orderBy("ordinal")
+            .select("replicas", "target_replicas").collect()][-2:] == [([2, 3, 4, 1], [2, 3, 4]), ([2, 3, 4], None)]
+    assert [tuple(r) for r in nightly.where("topic = 'orders'").orderBy("ordinal")
+            .select("leader", "isr", "inferred", "inferred_values").collect()][-2:] == \
+        [(1, [1, 2], False, ["isr"]), (5, [5], False, [])]
+    # The two nights' rows are the core's replay of the whole history in one go.
+    whole = replay_cluster("move", [event_from_mapping(json.loads(line)) for line in evening + night],
+                           resolve_era("2.4"))
+    as_list = lambda values: None if values is None else list(values)   # noqa: E731
+    expected = [(topic, i, datetime.fromtimestamp(x.valid_from / 1000, timezone.utc), x.leader, x.leader_epoch,
+                 list(x.isr), list(x.replicas), as_list(x.target_replicas), x.election, x.inferred,
+                 list(x.inferred_values)) for (topic, _), r in whole.items() for i, x in enumerate(r.timeline)]
+    assert_df_equality(nightly, spark.createDataFrame(expected, nightly.schema),
+                       ignore_row_order=True, ignore_nullable=True)
+    judged = ("topic", "partition", "rule", "severity", "detail", "facts")
+    held = [r.asDict() for r in table(spark, warehouse, "violations").where("cluster = 'move'").select(*judged).collect()]
+    core = [{"topic": topic, "partition": partition, "rule": v.rule, "severity": v.severity, "detail": v.detail,
+             "facts": v.facts} for (topic, partition), r in whole.items() for v in r.violations]
+    assert held == core
+    assert [(v["severity"], v["facts"]["inferred"]) for v in held] == [("warning", "isr")]
+
+
+def test_kraft_eligible_leader_replicas_are_carried_across_midnight(spark, midnight):
     """The night's election from the ELR is clean: the evening's last row holds the ELR, and
-    the night goes on from it. A partition_timeline of an earlier version (no ELR columns)
-    gets them at the night's write; its rows carry no ELR, so the same election reads as
-    unclean (the ISR before it is empty): the columns are what makes it clean."""
+    the night goes on from it."""
+    warehouse, summaries = midnight
+    assert summaries[1].carried == {"move": 2, "elr": 1}
+    assert table(spark, warehouse, "violations").where("cluster = 'elr'").count() == 0
+    rows = table(spark, warehouse, "partition_timeline").where("cluster = 'elr'").orderBy("ordinal").select(
+        "leader", "isr", "elr", "last_known_elr", "leader_recovery_state").collect()
+    assert [tuple(r) for r in rows] == [
+        (1, [1, 2, 3], [], [], "RECOVERED"), (1, [1, 2], [3], [], "RECOVERED"), (1, [1], [2, 3], [], "RECOVERED"),
+        (-1, [], [1, 2, 3], [], "RECOVERED"), (2, [2], [1, 3], [], "RECOVERED")]
+
+
+def test_a_timeline_of_an_earlier_version_gets_the_elr_columns_and_its_rows_carry_none(spark, tmp_path, monkeypatch):
+    """A partition_timeline of an earlier version (no ELR columns) gets them at the night's
+    write; its rows carry no ELR, so the ELR test's election reads as unclean (the ISR before it
+    is empty): the columns are what makes it clean."""
     from schemas.tables import TABLES
 
-    evening, night = _elr_nights(tmp_path)
-    for warehouse, earlier in (("wh", False), ("earlier", True)):
-        if earlier:
-            names = ("elr", "last_known_elr", "leader_recovery_state")
+    names = ("elr", "last_known_elr", "leader_recovery_state")
+    for i, lines in enumerate(_elr_nights()):
+        if i == 0:   # the evening written by a version before the ELR columns
             monkeypatch.setitem(TABLES, "partition_timeline",
                                 tuple(f for f in TABLES["partition_timeline"] if f.name not in names))
-        run(spark, AuditConfig(inputs=[str(evening)], warehouse=str(tmp_path / warehouse), kafka_versions=["kraft"]))
+        summary = run(spark, AuditConfig(inputs=[str(_input(tmp_path, f"night{i}", lines))],
+                                         warehouse=str(tmp_path / "wh"), kafka_versions=["kraft"]))
         monkeypatch.undo()
-        summary = run(spark, AuditConfig(inputs=[str(night)], warehouse=str(tmp_path / warehouse), kafka_versions=["kraft"]))
-        assert summary.carried == {"elr": 1}
-        rows = table(spark, tmp_path / warehouse, "partition_timeline").orderBy("ordinal").select(
-            "leader", "isr", "elr", "last_known_elr", "leader_recovery_state").collect()
-        if not earlier:
-            assert summary.violations_by_rule == {}
-            assert [tuple(r) for r in rows] == [
-                (1, [1, 2, 3], [], [], "RECOVERED"), (1, [1, 2], [3], [], "RECOVERED"), (1, [1], [2, 3], [], "RECOVERED"),
-                (-1, [], [1, 2, 3], [], "RECOVERED"), (2, [2], [1, 3], [], "RECOVERED")]
-        else:
-            assert summary.violations_by_rule == {"UNCLEAN_LEADER_ELECTION": 1}
-            assert [tuple(r)[2:] for r in rows] == [(None, None, None)] * 4 + [([1, 3], [], "RECOVERED")]
+    assert summary.carried == {"elr": 1}
+    assert summary.violations_by_rule == {"UNCLEAN_LEADER_ELECTION": 1}
+    rows = table(spark, tmp_path / "wh", "partition_timeline").orderBy("ordinal").select(
+        "leader", "isr", "elr", "last_known_elr", "leader_recovery_state").collect()
+    assert [tuple(r)[2:] for r in rows] == [(None, None, None)] * 4 + [([1, 3], [], "RECOVERED")]
