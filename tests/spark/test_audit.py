@@ -432,33 +432,6 @@ def test_a_broker_wide_default_reaches_each_partition_as_broker_wide(spark, tmp_
     assert_df_equality(got, spark.createDataFrame(want, got.schema), ignore_nullable=True)
 
 
-def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(spark, tmp_path, monkeypatch):
-    from jobs.earlier import _utc
-    from jobs.writes import table_path
-    from schemas.tables import TABLES
-
-    events = tmp_path / "events.jsonl"
-    write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
-    wh = str(tmp_path / "warehouse")
-    names = [f.name for f in TABLES["audit_runs"]]
-    since = tuple(names[names.index("time_windows"):])   # the columns added since the first version
-    earlier = tuple(f for f in TABLES["audit_runs"] if f.name not in since)
-    monkeypatch.setitem(TABLES, "audit_runs", earlier)   # audit_runs as the version before these columns made it
-    then = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
-    monkeypatch.undo()
-    path = table_path(wh, "audit_runs")
-    assert not set(since) & set(spark.read.format("delta").load(path).columns)
-    now = run(spark, AuditConfig(inputs=[str(events)], warehouse=wh))
-    held = spark.read.format("delta").load(path)
-    assert held.columns == [f.name for f in TABLES["audit_runs"]]
-    windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
-    assert windows[then.run_id] is None
-    assert [r[name] is None for r in held.where(f"run_id = '{then.run_id}'").collect() for name in since[1:]] == \
-        [True] * (len(since) - 1)
-    times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
-    assert json.loads(windows[now.run_id]) == {"upgraded": [_utc(min(times)), _utc(max(times))]}
-
-
 def _move_nights() -> tuple[list[str], list[str]]:
     """Cluster move (2.4), canonical events: the evening starts moving payments-0 to [2, 3, 4] and
     elects orders-0's leader with no ISR named; after midnight the leader adds broker 4 to the
@@ -565,22 +538,62 @@ def test_kraft_eligible_leader_replicas_are_carried_across_midnight(spark, midni
         (-1, [], [1, 2, 3], [], "RECOVERED"), (2, [2], [1, 3], [], "RECOVERED")]
 
 
-def test_a_timeline_of_an_earlier_version_gets_the_elr_columns_and_its_rows_carry_none(spark, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def earlier_version(spark, tmp_path_factory):
+    """A warehouse whose tables a version before some of their columns made (audit_runs' from
+    time_windows on, partition_timeline's ELR columns), a run of that version, and a run of this
+    one after it: the ELR evening (_elr_nights) and a short history of cluster upgraded, then the
+    ELR night and the same history again. (warehouse, then, now, the history's file, the
+    audit_runs columns added since)."""
+    from jobs.writes import table_path
+    from schemas.tables import TABLES
+
+    d = tmp_path_factory.mktemp("earlier")
+    events = d / "upgraded" / "events.jsonl"
+    events.parent.mkdir()
+    write_history(events, cluster="upgraded", era="2.4", seed=5, steps=10, brokers=3, topics=1, partitions=1)
+    names = [f.name for f in TABLES["audit_runs"]]
+    since = tuple(names[names.index("time_windows"):])   # the columns added since the first version
+    elr_columns = ("elr", "last_known_elr", "leader_recovery_state")
+    evening, night = (_input(d, name, lines) for name, lines in zip(("evening", "night"), _elr_nights()))
+    warehouse, versions = d / "wh", ["elr=kraft", "upgraded=2.4"]
+    with pytest.MonkeyPatch.context() as mp:   # the tables as the earlier version made them
+        mp.setitem(TABLES, "audit_runs", tuple(f for f in TABLES["audit_runs"] if f.name not in since))
+        mp.setitem(TABLES, "partition_timeline",
+                   tuple(f for f in TABLES["partition_timeline"] if f.name not in elr_columns))
+        then = run(spark, AuditConfig(inputs=[str(evening), str(events.parent)], warehouse=str(warehouse),
+                                      kafka_versions=versions))
+    made = {name: set(spark.read.format("delta").load(table_path(str(warehouse), name)).columns)
+            for name in ("audit_runs", "partition_timeline")}
+    assert not set(since) & made["audit_runs"] and not set(elr_columns) & made["partition_timeline"]
+    now = run(spark, AuditConfig(inputs=[str(night), str(events.parent)], warehouse=str(warehouse),
+                                 kafka_versions=versions))
+    return warehouse, then, now, events, since
+
+
+def test_an_audit_runs_table_of_an_earlier_version_gets_the_columns_added_since(spark, earlier_version):
+    from jobs.earlier import _utc
+    from schemas.tables import TABLES
+
+    warehouse, then, now, events, since = earlier_version
+    held = table(spark, warehouse, "audit_runs")
+    assert held.columns == [f.name for f in TABLES["audit_runs"]]
+    windows = {r["run_id"]: r["time_windows"] for r in held.collect()}
+    assert windows[then.run_id] is None
+    assert [r[name] is None for r in held.where(f"run_id = '{then.run_id}'").collect() for name in since[1:]] == \
+        [True] * (len(since) - 1)
+    times = [json.loads(line)["event_time_ms"] for line in events.read_text().splitlines()]
+    assert json.loads(windows[now.run_id])["upgraded"] == [_utc(min(times)), _utc(max(times))]
+
+
+def test_a_timeline_of_an_earlier_version_gets_the_elr_columns_and_its_rows_carry_none(spark, earlier_version):
     """A partition_timeline of an earlier version (no ELR columns) gets them at the night's
     write; its rows carry no ELR, so the ELR test's election reads as unclean (the ISR before it
     is empty): the columns are what makes it clean."""
-    from schemas.tables import TABLES
-
-    names = ("elr", "last_known_elr", "leader_recovery_state")
-    for i, lines in enumerate(_elr_nights()):
-        if i == 0:   # the evening written by a version before the ELR columns
-            monkeypatch.setitem(TABLES, "partition_timeline",
-                                tuple(f for f in TABLES["partition_timeline"] if f.name not in names))
-        summary = run(spark, AuditConfig(inputs=[str(_input(tmp_path, f"night{i}", lines))],
-                                         warehouse=str(tmp_path / "wh"), kafka_versions=["kraft"]))
-        monkeypatch.undo()
-    assert summary.carried == {"elr": 1}
-    assert summary.violations_by_rule == {"UNCLEAN_LEADER_ELECTION": 1}
-    rows = table(spark, tmp_path / "wh", "partition_timeline").orderBy("ordinal").select(
+    warehouse, _, now, _, _ = earlier_version
+    assert now.carried["elr"] == 1
+    violations = table(spark, warehouse, "violations").where("cluster = 'elr'")
+    assert [r["rule"] for r in violations.collect()] == ["UNCLEAN_LEADER_ELECTION"]
+    rows = table(spark, warehouse, "partition_timeline").where("cluster = 'elr'").orderBy("ordinal").select(
         "leader", "isr", "elr", "last_known_elr", "leader_recovery_state").collect()
     assert [tuple(r)[2:] for r in rows] == [(None, None, None)] * 4 + [([1, 3], [], "RECOVERED")]
