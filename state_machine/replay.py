@@ -152,9 +152,13 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         A replica still in a deletion state means the topic's deletion is under way: a replay's
         inferred steps take a reassignment's removed replicas on to NonExistentReplica, so only a
         deletion waiting for a dead broker ends an input there. The next input's broker events
-        go on with the deletion (TopicDeletionManager resumes it), not with the partition."""
+        go on with the deletion (TopicDeletionManager resumes it), not with the partition.
+        Except ReplicaDeletionIneligible where a controller failover leaves every dead replica so
+        (era.failover_dead_replica "ineligible", 0.8.1-2.2 initializeReplicaState), deletion or not:
+        there a deletion shows in its replicas' other deletion states, or (2.1+) the partition's."""
         state = self.replica_states[record.replica] = replica_state(record.to_state)
-        if state in _DELETION_STATES and not self.kraft and self.era.topic_deletion:
+        if (state in _DELETION_STATES and not self.kraft and self.era.topic_deletion
+                and (state is not R.ReplicaDeletionIneligible or self.era.failover_dead_replica != "ineligible")):
             self.deleting = True
         if record.detail == "inferred":
             self.carried_unrecorded.add(record.replica)

@@ -537,3 +537,28 @@ def test_the_values_an_inferred_row_inferred_are_carried_not_every_value():
     # A table that keeps the row's flag alone: every value taken for inferred.
     assert inference_of("inferred") == (True, frozenset({"leader", "leader_epoch", "isr", "replicas"}))
     assert inference_of(None) == (False, frozenset())
+
+
+@pytest.mark.parametrize("era", ["0.8.2", "1.1", "2.1", "2.4"])
+def test_a_dead_replica_a_failover_left_ineligible_is_no_deletion_the_next_night(era):
+    # Broker 3 is down when a new controller takes over before midnight: up to 2.2 its
+    # initializeReplicaState leaves the dead replica ReplicaDeletionIneligible, no topic being
+    # deleted. After midnight broker 3 comes back and rejoins the ISR, and broker 1 fails: the
+    # partition goes on as in the whole replay, not as a deletion resumed.
+    specs = [*BASE, e("BrokerFailure", brokers=[3]),
+             e("LeaderAndIsr", leader=1, leader_epoch=1, isr=[1, 2], **C1),
+             e("ReplicaStateChange", replica=3, from_state="OnlineReplica", to_state="OfflineReplica", **C1),
+             e("ControllerFailover", brokers=[1, 2], **C2),
+             # night 2
+             e("BrokerStartup", brokers=[3]),
+             e("ReplicaStateChange", replica=3, from_state="ReplicaDeletionIneligible", to_state="OnlineReplica", **C2),
+             e("IsrChange", leader=1, leader_epoch=1, isr=[1, 2, 3]),
+             e("BrokerFailure", brokers=[1]),
+             e("PartitionStateChange", from_state="OnlinePartition", to_state="OfflinePartition", **C2),
+             e("PartitionStateChange", from_state="OfflinePartition", to_state="OnlinePartition", leader=2, leader_epoch=2,
+               isr=[2, 3], **C2)]
+    whole, night = split_at(era, specs, cut=7)
+    assert [state(r) for r in night.timeline] == [state(r) for r in whole.timeline if r.seq > 7]
+    assert state(night.timeline[-1]) == ("OnlinePartition", 2, 2, (2, 3), (1, 2, 3))
+    assert night.replica_timeline == [r for r in whole.replica_timeline if r.seq > 7]
+    assert night.violations == [v for v in whole.violations if v.seq > 7]
