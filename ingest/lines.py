@@ -12,6 +12,7 @@ has shown), then the file kind (controller.log inputs before state-change.log de
 before server.log), then broker, file and line. See docs/log-formats.md, "Order"."""
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterable, Iterator, NamedTuple
 
@@ -188,10 +189,15 @@ def other_logger_regexes() -> tuple[str, str]:
     return head, body
 
 
+@functools.cache
+def _other_logger_patterns() -> tuple[re.Pattern, re.Pattern]:
+    return tuple(re.compile(rx, re.ASCII) for rx in other_logger_regexes())
+
+
 def other_logger_head(line: str) -> bool:
     """jobs.ingest_spark.other_logger_heads of one line, read by Python's regexes (ASCII
     classes, as Java's): for tests and tools without Spark."""
-    head, body = (re.compile(rx, re.ASCII) for rx in other_logger_regexes())
+    head, body = _other_logger_patterns()
     m = head.match(line)
     return m is not None and not audited(m[1]) and "Controller " not in line and body.match(line) is None
 
