@@ -85,7 +85,10 @@ class RecordedDecisions:
         isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, kind, expected)
         epoch = record.leader_epoch
         prev_isr, prev_leader = self.isr, self.leader
-        changed_leader = leader != prev_leader and leader >= 0
+        # The line of a step an earlier audit applied without it: the state before it is not the
+        # carried one, which is from after it, so neither the leader's change nor the ISR is checked.
+        checked = not self._recorded_behind_carried(epoch)
+        changed_leader = checked and leader != prev_leader and leader >= 0
         unclean = False
         if changed_leader and leader not in prev_isr and leader in isr and len(isr) > 1 and self.era.mode == "zk":
             # No ZK election adds anyone but an unclean leader to the ISR, and an unclean one
@@ -111,7 +114,7 @@ class RecordedDecisions:
             self._leader_not_in_isr(record, leader, isr)
         elif changed_leader:
             self._check_selector(record, leader, kind, expected)
-        if isr_recorded:
+        if isr_recorded and checked:
             self._check_membership(record, leader, isr)
         self.leader, self.isr = leader, isr
         self.controller_isr = isr
@@ -132,6 +135,13 @@ class RecordedDecisions:
             election = kind if kind in (ElectionKind.initial,) else None
         self._emit(record, election, False)
         self.isr_unrecorded = not isr_recorded
+
+    def _recorded_behind_carried(self, epoch: int | None) -> bool:
+        """Whether a decision at leader epoch `epoch` records one of the steps that took the carried
+        state to its inferred leader epoch (carried_inferred_epoch): none does once a record or a
+        write of this input has gone past it."""
+        behind = self.carried_inferred_epoch
+        return behind is not None and epoch is not None and epoch <= behind
 
     def _note_unseen_writes(self, record: Event) -> None:
         """A decision that shows the znode's history was not the replay's: a zkVersion past the
@@ -243,6 +253,8 @@ class RecordedDecisions:
             if record.replicas is not None and tuple(record.replicas) == self.replicas:
                 shown += ("replicas",)
             self._mark_recorded(*shown)
+        if epoch is not None and self.carried_inferred_epoch is not None and epoch > self.carried_inferred_epoch:
+            self.carried_inferred_epoch = None   # past the carried state: the next decisions are this input's own
         if epoch is not None and epoch >= self.recorded_epoch:
             self.recorded_epoch = epoch
             # The record's own leader: a leader's ISR change names it where the replay knows none

@@ -137,7 +137,7 @@ class PartitionModel:
         "cluster", "topic", "partition", "era", "kraft", "state", "replicas", "leader", "leader_epoch", "isr",
         "inferred_values",
         "zk_version", "write_controller_epoch", "leader_recovery_state", "elr", "last_known_elr", "elected_from_elr",
-        "elected_into_isr", "replica_states", "carried_unrecorded",
+        "elected_into_isr", "replica_states", "carried_unrecorded", "carried_inferred_epoch",
         "reassignment_target", "adding_replicas", "uncached_epochs",
         "assignment_order_known", "replicas_partial", "_completion_queued", "deleting", "live", "dead", "liveness_known", "liveness_complete",
         "shutting_down",
@@ -174,6 +174,10 @@ class PartitionModel:
         # as the steps still pending at the end of an input are): the first line of the same
         # transition in this input is that step's line, not a second transition.
         self.carried_unrecorded: set[int] = set()
+        # The leader epoch of a carried row that no record showed: an earlier audit reached it by
+        # applying, at the end of its input, steps whose lines this input holds. A decision at or
+        # below it is the line of one of them, and the carried state is from after it (None: none).
+        self.carried_inferred_epoch: int | None = None
         self.reassignment_target: tuple[int, ...] | None = None
         # KRaft: the addingReplicas of the reassignment in flight; None = not known (a carried state).
         self.adding_replicas: tuple[int, ...] | None = ()
@@ -523,6 +527,7 @@ class PartitionModel:
         self.leader_epoch += 1
         self.zk_version += 1
         self.write_controller_epoch = self.controller_epoch
+        self.carried_inferred_epoch = None   # this input's own step: past the carried state
 
     def _leave_partition(self) -> None:
         """Offline -> NonExistent. From 2.1 (KAFKA-6753) a deletion takes this step as it starts,

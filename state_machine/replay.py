@@ -125,6 +125,9 @@ class PartitionReplay(ZkHandlers, KraftHandlers, RecordedDecisions, PendingSteps
         # ones the next input records, differently.
         if not row_inferred and "leader_epoch" not in self.inferred_values and self.leader_epoch >= self.recorded_epoch:
             self.recorded_epoch, self.recorded_epoch_leader = self.leader_epoch, self.leader
+            self.carried_inferred_epoch = None
+        else:
+            self.carried_inferred_epoch = self.leader_epoch if self.leader_epoch >= 0 else None
         self.last_decision = record
         self._open_row = self._carried_row = self._row_now(
             record.seq, record.event_time_ms, self.state._value_, None, provenance(record), False)
