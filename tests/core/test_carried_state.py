@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from state_machine.carried import carried_events
-from state_machine.eras import resolve_era
+from state_machine.eras import ERAS, resolve_era
 from state_machine.events import Event, provenance
 from state_machine.replay import PartitionReplay
 
@@ -491,12 +491,15 @@ def test_a_broker_failure_before_midnight_logged_after_it_removes_the_replica_fr
     assert night.violations == [v for v in whole.violations if v.seq > 5] == []
 
 
-@pytest.mark.parametrize("era", ["2.4", "3.x"])
+# 0.8.0 aside: a reassignment whose target holds no new replica writes no row there (AR stays as it
+# is until the completion), so a night may end with no row that shows it in flight.
+@pytest.mark.parametrize("era", [name for name in ERAS if name != "0.8.0"])
 def test_a_night_cut_from_a_generated_history_ends_each_partition_as_the_whole_replay(era):
     """Generated histories (faults injected) cut at their middle, as bench/nightly_cut.py cuts them:
     the second night, behind the first's carried state, leaves every partition it writes a row of in
     the state the whole history's replay leaves it (topic deletions and broker failures whose lines
-    fall after midnight among them: seeds 23, 24 and 26 at TRACE)."""
+    fall after midnight among them: seeds 23, 24 and 26 at TRACE), and finds the violations it finds
+    after midnight."""
     from state_machine.carried import carried_cluster
     from state_machine.cluster import replay_cluster
     from state_machine.generator import FAULTS, SimConfig, simulate
@@ -516,6 +519,10 @@ def test_a_night_cut_from_a_generated_history_ends_each_partition_as_the_whole_r
                 written = night[key].timeline if key in night else []
                 if written and state(written[-1]) != state(whole.timeline[-1]):
                     differ.append((seed, level, key, state(whole.timeline[-1]), state(written[-1])))
+                if cut < len(events):
+                    found = {(v.rule, v.seq) for v in night[key].violations} if key in night else set()
+                    if found != {(v.rule, v.seq) for v in whole.violations if v.seq >= events[cut].seq}:
+                        differ.append((seed, level, key, "violations"))
     assert differ == []
 
 
