@@ -332,62 +332,26 @@ def test_line_numbers_and_quarantine_survive_splits(spark, tmp_path):
     assert all(r.raw == "this line is no log4j record \u00e9\u00ff" and "no log4j envelope" in r.reason for r in q)
 
 
-def test_a_copy_of_an_input_file_is_quarantined_as_the_local_ingest_quarantines_it(spark, tmp_path):
-    """A `state-change.log.bak` beside the log it copies, read in pieces, and a gzip copy of a
-    small file: their lines are quarantined as copies, numbered as read, and their records are
-    replayed once, as the local ingest does (tests/ingest/test_copies.py); files with no record
-    are no copies."""
-    from ingest.lines import COPY_REASON
-    from ingest.local import ingest_files, log_files
-
+@pytest.fixture(scope="module")
+def odd_files_audit(spark, tmp_path_factory):
+    """One audit, read in 16 KB splits, of two clusters of the zk-2.4.1-unclean scenario's logs
+    made odd as people's files are: copies (a `state-change.log.bak` beside the log it copies,
+    the log long enough for four splits; a gzip copy of a small file; files of blank lines) and
+    enc (brokers 2 and 3 in latin-1, a French locale's line among their records; broker 1's logs
+    saved as UTF-16). (summary, warehouse, root): each cluster in the folder of its name."""
     scenario = SCENARIOS / "zk-2.4.1-unclean"
-    root = tmp_path / "in"
-    shutil.copytree(scenario, root)
-    long = root / "broker-3" / "state-change.log"
+    root = tmp_path_factory.mktemp("odd")
+    copies = root / "copies"
+    shutil.copytree(scenario, copies)
+    long = copies / "broker-3" / "state-change.log"
     long.write_text(long.read_text() * 12)   # ~52 KB: four 16 KB splits
     shutil.copy(long, long.with_name("state-change.log.bak"))
-    with gzip.open(root / "broker-1" / "state-change.log.1.gz", "wt") as f:
-        f.write((root / "broker-1" / "state-change.log").read_text())
+    with gzip.open(copies / "broker-1" / "state-change.log.1.gz", "wt") as f:
+        f.write((copies / "broker-1" / "state-change.log").read_text())
     for broker in ("broker-1", "broker-2"):
-        (root / broker / "blank.log").write_text("\n \n")
-    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 * 1024))
-    try:
-        summary = run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh"), cluster="copies"))
-    finally:
-        spark.conf.unset("spark.sql.files.maxPartitionBytes")
-    local = ingest_files(log_files(root), "copies")
-    copied = {f: i["copy_of"] for f, i in summary.files.items() if "copy_of" in i}
-    assert copied == {f"file:{long}.bak": f"file:{long}", f"file:{root}/broker-1/state-change.log.1.gz":
-                      f"file:{root}/broker-1/state-change.log"}
-    without = ingest_files([f for f in log_files(root) if not f.endswith((".bak", ".gz"))], "copies")
-    assert summary.events_replayed == len(local.events) == len(without.events) > 0
-    got = table(spark, tmp_path / "wh", "quarantine").select("source_file", "source_line", "reason", "raw")
-    want = spark.createDataFrame([("file:" + f, n, reason.replace(str(root), f"file:{root}"), raw)
-                                  for f, n, reason, raw in local.quarantine], got.schema)
-    assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
-    copied_lines = [l for f in (long, root / "broker-1" / "state-change.log") for l in f.read_text().splitlines() if l.strip()]
-    assert got.count() == summary.records_quarantined == len(copied_lines) > 200
-    assert {r.reason for r in got.select("reason").distinct().collect()} == {
-        COPY_REASON.format(file=f"file:{long}"), COPY_REASON.format(file=f"file:{root}/broker-1/state-change.log")}
-    counted = ("lines", "recognized", "quarantined", "events")
-    assert {f: [i[k] for k in counted] for f, i in summary.files.items()} == {
-        "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
-    assert any(line.startswith(f"  file:{long}.bak: a copy of file:{long}") for line in summary.lines())
-
-
-def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, tmp_path):
-    """Brokers whose JVM writes latin-1 (a French locale's "Connexion refusée" among their
-    records) and a broker's logs saved as UTF-16 (a Windows PowerShell redirect): the audit
-    runs (Arrow's UTF-8 decoding failed the workers before), each byte that is not UTF-8 is
-    U+FFFD as in the local ingest, the latin-1 brokers' records are replayed, and every UTF-16
-    line is quarantined as such, with the counts reconciled."""
-    from ingest.envelope import NUL_BYTES
-    from ingest.local import ingest_files, log_files
-
-    scenario = SCENARIOS / "zk-2.4.1-unclean"
-    root = tmp_path / "in"
+        (copies / broker / "blank.log").write_text("\n \n")
     for log in scenario.rglob("*.log"):
-        target = root / log.relative_to(scenario)
+        target = root / "enc" / log.relative_to(scenario)
         target.parent.mkdir(parents=True, exist_ok=True)
         if log.parent.name == "broker-1":
             target.write_bytes(log.read_text().replace("\n", "\r\n").encode("utf-16"))
@@ -396,17 +360,77 @@ def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, 
             # With a form feed and \x1c in it: no line end to Hadoop, nor to the local ingest now.
             lines.insert(1, "[2024-05-01 10:00:00,500] WARN Connexion refus\u00e9e\x0c\x1c (org.apache.zookeeper.ClientCnxn)")
             target.write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
-    summary = run(spark, AuditConfig(inputs=[str(root)], warehouse=str(tmp_path / "wh"), cluster="enc"))
-    local = ingest_files(log_files(root), "enc")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 * 1024))
+    try:
+        summary = run(spark, AuditConfig(inputs=[str(copies), str(root / "enc")], warehouse=str(root / "wh")))
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
     assert summary.records_read == summary.lines_recognized + summary.records_quarantined
-    assert summary.events_replayed == len(local.events) > 0
-    got = table(spark, tmp_path / "wh", "quarantine").select("source_file", "source_line", "reason", "raw")
+    return summary, root / "wh", root
+
+
+def _files_of(summary, folder: Path) -> dict[str, dict]:
+    """The summary's input files under `folder` (one cluster's), by name."""
+    return {f: i for f, i in summary.files.items() if f.startswith(f"file:{folder}/")}
+
+
+def _quarantine_of(spark, warehouse: Path, folder: Path):
+    return (table(spark, warehouse, "quarantine").where(F.col("source_file").startswith(f"file:{folder}/"))
+            .select("source_file", "source_line", "reason", "raw"))
+
+
+def test_a_copy_of_an_input_file_is_quarantined_as_the_local_ingest_quarantines_it(spark, odd_files_audit):
+    """The copies' lines are quarantined as copies, numbered as read, and their records are
+    replayed once, as the local ingest does (tests/ingest/test_copies.py); files with no record
+    are no copies."""
+    from ingest.lines import COPY_REASON
+    from ingest.local import ingest_files, log_files
+
+    summary, warehouse, root = odd_files_audit
+    root = root / "copies"
+    long = root / "broker-3" / "state-change.log"
+    local = ingest_files(log_files(root), "copies")
+    files = _files_of(summary, root)
+    copied = {f: i["copy_of"] for f, i in summary.files.items() if "copy_of" in i}
+    assert copied == {f"file:{long}.bak": f"file:{long}", f"file:{root}/broker-1/state-change.log.1.gz":
+                      f"file:{root}/broker-1/state-change.log"}
+    without = ingest_files([f for f in log_files(root) if not f.endswith((".bak", ".gz"))], "copies")
+    assert sum(i["events"] for i in files.values()) == len(local.events) == len(without.events) > 0
+    got = _quarantine_of(spark, warehouse, root)
+    want = spark.createDataFrame([("file:" + f, n, reason.replace(str(root), f"file:{root}"), raw)
+                                  for f, n, reason, raw in local.quarantine], got.schema)
+    assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
+    copied_lines = [l for f in (long, root / "broker-1" / "state-change.log") for l in f.read_text().splitlines() if l.strip()]
+    assert got.count() == sum(i["quarantined"] for i in files.values()) == len(copied_lines) > 200
+    assert {r.reason for r in got.select("reason").distinct().collect()} == {
+        COPY_REASON.format(file=f"file:{long}"), COPY_REASON.format(file=f"file:{root}/broker-1/state-change.log")}
+    counted = ("lines", "recognized", "quarantined", "events")
+    assert {f: [i[k] for k in counted] for f, i in files.items()} == {
+        "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
+    assert any(line.startswith(f"  file:{long}.bak: a copy of file:{long}") for line in summary.lines())
+
+
+def test_bytes_that_are_not_utf8_are_read_as_the_local_ingest_reads_them(spark, odd_files_audit):
+    """Brokers whose JVM writes latin-1 and a broker's logs saved as UTF-16 (a Windows
+    PowerShell redirect): the audit runs (Arrow's UTF-8 decoding failed the workers before),
+    each byte that is not UTF-8 is U+FFFD as in the local ingest, the latin-1 brokers' records
+    are replayed, and every UTF-16 line is quarantined as such, with the counts reconciled."""
+    from ingest.envelope import NUL_BYTES
+    from ingest.local import ingest_files, log_files
+
+    summary, warehouse, root = odd_files_audit
+    root = root / "enc"
+    local = ingest_files(log_files(root), "enc")
+    files = _files_of(summary, root)
+    assert sum(i["events"] for i in files.values()) == len(local.events) > 0
+    got = _quarantine_of(spark, warehouse, root)
     want = spark.createDataFrame([("file:" + f, n, reason, raw) for f, n, reason, raw in local.quarantine], got.schema)
     assert_df_equality(got, want, ignore_row_order=True, ignore_nullable=True)
     assert {r.reason for r in got.collect()} == {NUL_BYTES}
-    assert all("/broker-1/" in f for f, *_ in local.quarantine) and len(local.quarantine) == summary.records_quarantined
+    assert all("/broker-1/" in f for f, *_ in local.quarantine)
+    assert len(local.quarantine) == sum(i["quarantined"] for i in files.values())
     counted = ("lines", "recognized", "quarantined", "events")
-    assert {f: [i[k] for k in counted] for f, i in summary.files.items()} == {
+    assert {f: [i[k] for k in counted] for f, i in files.items()} == {
         "file:" + f: [i[k] for k in counted] for f, i in local.files.items()}
 
 
