@@ -85,8 +85,9 @@ class RecordedDecisions:
         isr = tuple(record.isr) if isr_recorded else self._unrecorded_isr(leader, kind, expected)
         epoch = record.leader_epoch
         prev_isr, prev_leader = self.isr, self.leader
-        # The line of a step an earlier audit applied without it: the state before it is not the
-        # carried one, which is from after it, so neither the leader's change nor the ISR is checked.
+        # The line of the step an earlier audit applied without it to reach the carried leader epoch
+        # (a lower one's is _recorded_before_carried's): its values are what happened, but the state
+        # before it is not the carried one, so neither the leader's change nor the ISR is checked.
         checked = not self._recorded_behind_carried(epoch)
         changed_leader = checked and leader != prev_leader and leader >= 0
         unclean = False
@@ -135,6 +136,20 @@ class RecordedDecisions:
             election = kind if kind in (ElectionKind.initial,) else None
         self._emit(record, election, False)
         self.isr_unrecorded = not isr_recorded
+
+    def _recorded_before_carried(self, record: Event) -> bool:
+        """A decision at a leader epoch below the carried row's inferred one (carried_inferred_epoch)
+        is the line of one of the steps an earlier audit applied without it, and the carried state is
+        from after them all, the steps no line of this input shows included: noted, nothing applied,
+        and checked only in itself (its leader in its ISR)."""
+        behind, epoch = self.carried_inferred_epoch, record.leader_epoch
+        if behind is None or epoch is None or epoch >= behind:
+            return False
+        leader = record.leader
+        if record.isr is not None and leader is not None and leader >= 0 and leader not in record.isr:
+            self._leader_not_in_isr(record, leader, tuple(record.isr))
+        self._note_recorded(record)
+        return True
 
     def _recorded_behind_carried(self, epoch: int | None) -> bool:
         """Whether a decision at leader epoch `epoch` records one of the steps that took the carried

@@ -48,6 +48,8 @@ class ZkHandlers:
                           {"case": "invalid_previous_state", "from_state": previous.value, "to_state": target.value,
                            "valid_previous_states": str(sorted(s.value for s in self.era.partition_valid_previous[target]))},
                           ())
+        if record.leader_epoch is not None and self._recorded_before_carried(record):
+            return
         if record.leader_epoch is not None and self._applied_by_broker_copy(record, target):
             self._note_recorded(record)
             return
@@ -173,7 +175,7 @@ class ZkHandlers:
 
     def on_leader_and_isr(self, record: Event) -> None:
         if (self._is_stale(record) or (self.uncached_epochs and self._resent_from_cache(record))
-                or self._epoch_regressed(record)):
+                or self._epoch_regressed(record) or self._recorded_before_carried(record)):
             return
         leader = record.leader
         isr = tuple(record.isr) if record.isr is not None else self.isr
