@@ -53,8 +53,10 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
         try:
             builder.execute()
             return path, True
-        except AnalysisException:
-            if not DeltaTable.isDeltaTable(spark, path):   # not made by another audit meanwhile
+        except AnalysisException as exc:
+            # Made by another audit since we looked (isDeltaTable may answer from this process's
+            # cached view of the path, from before that audit's commit).
+            if exc.getCondition() != "TABLE_OR_VIEW_ALREADY_EXISTS":
                 raise
     add_missing_columns(spark, path, name)
     return path, False
