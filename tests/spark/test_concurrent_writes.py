@@ -92,34 +92,11 @@ def test_replayed_rows_of_two_clusters_written_at_the_same_time_both_land(spark,
     assert_holds(spark, wh, "partition_timeline", held.unionByName(new["a"]).unionByName(new["b"]))
 
 
-def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark, tmp_path):
-    # Each overwrite replaces the cluster's files; the one that commits second fails in Delta and
-    # is written again from the table the first left, so both nights stay, as one after another.
-    wh = str(tmp_path)
-    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], {})
+def _nights(spark, cluster: str) -> tuple[dict, dict]:
+    """Two nights of one partition of `cluster`, two rows each, and each night's time window."""
     ms = lambda t: int(t.timestamp() * 1000)   # noqa: E731
     nights = {}
     for night in (0, 1):
-        start = T0 + timedelta(days=night)
-        nights[night] = rows_of(spark, "partition_timeline", [
-            {"cluster": "a", "topic": "payments", "partition": 3, "ordinal": i, "seq": i,
-             "valid_from": start + timedelta(minutes=i), "valid_to": start + timedelta(minutes=i + 1) if i < 1 else None,
-             "partition_state": "OnlinePartition", "source": f"night{night}:{i}"} for i in range(2)]).cache()
-    window = {n: (ms(T0 + timedelta(days=n)), ms(T0 + timedelta(days=n, minutes=1))) for n in nights}
-    raised = at_once(*(lambda n=n: committed("partition_timeline", lambda: write_replayed(
-        spark, wh, "partition_timeline", nights[n], ["a"], {"a": window[n]})) for n in nights))
-    assert raised == [None, None]
-    both = [r.asDict() for r in nights[0].collect()] + [r.asDict() for r in nights[1].collect()]
-    both[1]["valid_to"], both[2]["ordinal"], both[3]["ordinal"] = both[2]["valid_from"], 2, 3
-    expected = timeline(spark, "held").unionByName(spark.createDataFrame(both, nights[0].schema))
-    assert_holds(spark, wh, "partition_timeline", expected)
-
-
-def _nights(spark, cluster: str, n: int = 2) -> tuple[dict, dict]:
-    """n nights of one partition of `cluster`, two rows each, and each night's time window."""
-    ms = lambda t: int(t.timestamp() * 1000)   # noqa: E731
-    nights = {}
-    for night in range(n):
         start = T0 + timedelta(days=night)
         nights[night] = rows_of(spark, "partition_timeline", [
             {"cluster": cluster, "topic": "payments", "partition": 3, "ordinal": i, "seq": i,
@@ -135,6 +112,19 @@ def _one_after_another(spark, nights: dict):
         r["ordinal"] = i
         r["valid_to"] = rows[i + 1]["valid_from"] if i + 1 < len(rows) else None
     return spark.createDataFrame(rows, nights[0].schema)
+
+
+def test_two_nights_of_one_cluster_written_at_the_same_time_are_both_kept(spark, tmp_path):
+    # Each overwrite replaces the cluster's files; the one that commits second fails in Delta and
+    # is written again from the table the first left, so both nights stay, as one after another.
+    wh = str(tmp_path)
+    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], {})
+    nights, window = _nights(spark, "a")
+    raised = at_once(*(lambda n=n: committed("partition_timeline", lambda: write_replayed(
+        spark, wh, "partition_timeline", nights[n], ["a"], {"a": window[n]})) for n in nights))
+    assert raised == [None, None]
+    expected = timeline(spark, "held").unionByName(_one_after_another(spark, nights))
+    assert_holds(spark, wh, "partition_timeline", expected)
 
 
 def test_first_audits_of_one_cluster_into_a_new_warehouse_at_the_same_time_are_both_kept(spark, tmp_path):
