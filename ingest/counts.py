@@ -229,13 +229,9 @@ def _add_profile(found: dict, group: tuple, add: dict) -> None:
     had["first_time"] = nullable_min(had["first_time"], add["first_time"])
     had["last_time"] = nullable_max(had["last_time"], add["last_time"])
     for k, v in add.items():
-        if k == "rows" or k.startswith("held_"):
+        if k == "rows" or k.startswith("held_") or k in RECORDED_CHANGES:
             had[k] += v
-        elif k.startswith("values_"):
-            had[k] = sorted(set(had[k]) | set(v))
-        elif k in RECORDED_CHANGES:
-            had[k] += v
-        elif k == BROKERS_NAMED:
+        elif k.startswith("values_") or k == BROKERS_NAMED:   # sets, kept sorted
             had[k] = sorted(set(had[k]) | set(v))
 
 
