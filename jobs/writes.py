@@ -34,6 +34,9 @@ def table_path(warehouse: str, name: str) -> str:
     return str(Path(warehouse).resolve() / name)
 
 
+CREATE_ATTEMPTS = 5
+
+
 def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, bool]:
     """Create the table with its documented columns and properties if absent, else add the
     documented columns it lacks; returns (path, created). `created` is true for the one audit
@@ -50,14 +53,19 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
             builder = builder.property(k, v)
         if PARTITION_COLUMNS.get(name):
             builder = builder.partitionedBy(*PARTITION_COLUMNS[name])
-        try:
-            builder.execute()
-            return path, True
-        except AnalysisException as exc:
-            # Made by another audit since we looked (isDeltaTable may answer from this process's
-            # cached view of the path, from before that audit's commit).
-            if exc.getCondition() != "TABLE_OR_VIEW_ALREADY_EXISTS":
-                raise
+        for attempt in range(1, CREATE_ATTEMPTS + 1):
+            try:
+                builder.execute()
+                return path, True
+            except AnalysisException as exc:
+                # Made by another audit since we looked (isDeltaTable may answer from this
+                # process's cached view of the path, from before that audit's commit).
+                if exc.getCondition() == "TABLE_OR_VIEW_ALREADY_EXISTS":
+                    break
+                # Being made by another audit: its folder is there, its first commit not yet.
+                if exc.getCondition() != "DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION" or attempt == CREATE_ATTEMPTS:
+                    raise
+                time.sleep(0.5 * attempt)
     add_missing_columns(spark, path, name)
     return path, False
 
