@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -60,7 +61,8 @@ from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays,
                                unreadable_message)
 from jobs.runs import readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
-from jobs.writes import committed, ensure_table, merge_into, replaced_rows, table_path, write_derived, write_replayed
+from jobs.writes import (committed, ensure_table, merge_into, replaced_rows, table_path, write_derived, write_replayed,
+                         written_rows)
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from schemas.tables import DERIVED_TIMES, TABLES, VIEW_SOURCES, VIEWS, table_struct
 from schemas.types import spark_type
@@ -692,21 +694,22 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
     # Each commit is tagged with the run (jobs.runs): readers see none of them until the
     # audit_runs row, written last, says the run is complete.
     tag = run_tag(cfg.run_id, clusters)
+    reread = threading.Event()   # set when partition_timeline's rows were read again to be written
     # A run without events has no cluster's rows to replace: it writes its quarantine and its row.
     writes = {name: lambda name=name, df=df: write_replayed(spark, cfg.warehouse, name, df, clusters, windows, tag)
               for name, df in tables.items() if clusters and name != "partition_timeline"}
     if clusters:
         # partition_timeline's rows once this run's replace their window: its write's first
         # attempt and the derived tables read them, kept, from one read of the table.
-        timeline = replaced_rows(spark, table_path(cfg.warehouse, "partition_timeline"), "partition_timeline",
-                                 tables["partition_timeline"], clusters, windows)
-        if timeline is not tables["partition_timeline"]:
-            ing.cached.append(timeline.persist())
-        first = [timeline]
+        held = replaced_rows(spark, table_path(cfg.warehouse, "partition_timeline"), "partition_timeline",
+                             tables["partition_timeline"], clusters, windows)
+        if held.rows is not tables["partition_timeline"]:
+            ing.cached.append(held.rows.persist())
+        first = [held]
         writes["partition_timeline"] = lambda: write_replayed(
             spark, cfg.warehouse, "partition_timeline", tables["partition_timeline"], clusters, windows, tag,
-            rows=first.pop() if first else None)
-        writes.update(derived_writes(spark, cfg, timeline, clusters, windows, ing.profile, recorded, tag))
+            rows=first.pop() if first else None, reread=reread.set)
+        writes.update(derived_writes(spark, cfg, held.rows, clusters, windows, ing.profile, recorded, tag))
     # records_quarantined counts quarantined lines, and every quarantine row holds at least one: none
     # counted, no row, and no commit (the table is made if absent).
     if quarantined:
@@ -715,6 +718,12 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
         ensure_table(spark, cfg.warehouse, "quarantine")
     try:
         paths, stats = _write_tables(writes, out)
+        if reread.is_set():
+            # Another audit's rows of these clusters landed in partition_timeline after this run's
+            # read of it: the derived tables are written again from the rows this run left there.
+            left = written_rows(spark, table_path(cfg.warehouse, "partition_timeline"), clusters, tag).select(
+                *tables["partition_timeline"].columns)
+            _write_tables(derived_writes(spark, cfg, left, clusters, windows, ing.profile, recorded, tag), None)
         paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))
         by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
         n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
@@ -761,13 +770,13 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                         rolled_back=rolled_back, seq_repeats=repeats, coverage=coverage)
 
 
-def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame) -> tuple[dict[str, str], list]:
-    """Run the tables' writes (each `committed`) and count the replay's output by kind and rule.
+def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame | None) -> tuple[dict[str, str], list]:
+    """Run the tables' writes (each `committed`) and count the replay's output (`out`) by kind and rule.
     The tables are independent Delta commits: written at once, one table's planning and commit
     (driver work) overlaps another's tasks."""
     with ThreadPoolExecutor(len(writes) + 1) as pool:
         writing = {name: pool.submit(committed, name, write) for name, write in writes.items()}
-        counted = pool.submit(lambda: out.groupBy("kind", "rule").agg(
+        counted = pool.submit(lambda: [] if out is None else out.groupBy("kind", "rule").agg(
             F.count("*").alias("n"), F.countDistinct(*KEY).alias("partitions")).collect())
         paths = {name: w.result() for name, w in writing.items()}
         return paths, counted.result()

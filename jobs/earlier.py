@@ -12,7 +12,7 @@ from pyspark.sql import functions as F
 
 from jobs.runs import read_settled
 from jobs.session import local_frame
-from jobs.writes import KEY, table_path
+from jobs.writes import KEY, load_table, table_path
 from schemas.events import EVENT_FIELDS, event_struct
 from schemas.types import spark_type, utc_ms, utc_text
 from state_machine import events as E
@@ -134,13 +134,11 @@ class RecordedRuns:
 
 def recorded_runs(spark: SparkSession, warehouse: str, clusters: list[str]) -> RecordedRuns:
     """RecordedRuns of `clusters`: empty where the warehouse has no audit_runs yet."""
-    from delta.tables import DeltaTable
-
     runs_of: dict[str, dict[str, list[list[tuple]]]] = {name: {} for name in RECORDED_CHANGES}
     windows: dict[str, list[tuple[int | None, int | None]]] = {}
     path = table_path(warehouse, "audit_runs")
-    if clusters and DeltaTable.isDeltaTable(spark, path):
-        runs = spark.read.format("delta").load(path)
+    runs = load_table(spark, path) if clusters else None
+    if runs is not None:
         # a table of an earlier version lacks the columns added since
         held = [name for name in (*RECORDED_CHANGES, "time_windows") if name in runs.columns]
         for r in runs.select(*held).collect() if held else ():

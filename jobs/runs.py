@@ -161,23 +161,17 @@ def table_history(spark, path: str) -> list[Commit]:
 
 def complete_runs(spark, warehouse: str) -> set[str]:
     """The run ids `audit_runs` holds: every run whose row was written (its tables before it)."""
-    from delta.tables import DeltaTable
+    from jobs.writes import load_table, table_path
 
-    from jobs.writes import table_path
-
-    path = table_path(warehouse, "audit_runs")
-    if not DeltaTable.isDeltaTable(spark, path):
-        return set()
-    return {r[0] for r in spark.read.format("delta").load(path).select("run_id").collect()}
+    runs = load_table(spark, table_path(warehouse, "audit_runs"))
+    return set() if runs is None else {r[0] for r in runs.select("run_id").collect()}
 
 
 def histories(spark, warehouse: str) -> dict[str, list[Commit]]:
     """name -> commits, of every run table present."""
-    from delta.tables import DeltaTable
+    from jobs.writes import load_table, table_path
 
-    from jobs.writes import table_path
-
-    paths = {name: path for name in RUN_TABLES if DeltaTable.isDeltaTable(spark, path := table_path(warehouse, name))}
+    paths = {name: path for name in RUN_TABLES if load_table(spark, path := table_path(warehouse, name)) is not None}
     # A Spark job per table, each mostly the driver's: read at once, not one after another.
     with ThreadPoolExecutor(max(len(paths), 1)) as pool:
         read = {name: pool.submit(table_history, spark, path) for name, path in paths.items()}
@@ -194,13 +188,11 @@ def read_settled(spark, warehouse: str, name: str, settled: dict[str, int | None
     """Table `name` as readers see it, at its settled version (from `settled`, settled_versions'
     answer, else found here): None when the table is absent; with no row when no version of it is
     settled. `audit_runs` is read whole: its rows are the runs complete."""
-    from delta.tables import DeltaTable
-
-    from jobs.writes import table_path
+    from jobs.writes import load_table, table_path
 
     path = table_path(warehouse, name)
     if name not in RUN_TABLES:
-        return spark.read.format("delta").load(path) if DeltaTable.isDeltaTable(spark, path) else None
+        return load_table(spark, path)
     if settled is None:
         settled = settled_versions(spark, warehouse)
     if name not in settled:

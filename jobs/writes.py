@@ -5,13 +5,16 @@ natural key, and each commit written again when a concurrent audit's commit conf
 (`committed`). Every commit carries the run's tag (jobs.runs.run_tag) as its userMetadata."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pyspark.errors import AnalysisException
@@ -34,6 +37,18 @@ def table_path(warehouse: str, name: str) -> str:
     return str(Path(warehouse).resolve() / name)
 
 
+def load_table(spark: SparkSession, path: str) -> DataFrame | None:
+    """The Delta table at `path` as its latest commit has it, None where it has no commit. Not
+    DeltaTable.isDeltaTable: that answers from this process's cached view of the path, which can
+    be from before another audit's first commit; a read looks at the log afresh."""
+    try:
+        return spark.read.format("delta").load(path)
+    except AnalysisException as exc:
+        if exc.getCondition() in ("PATH_NOT_FOUND", "DELTA_TABLE_NOT_FOUND", "DELTA_MISSING_DELTA_TABLE"):
+            return None
+        raise
+
+
 CREATE_ATTEMPTS = 5
 
 
@@ -45,7 +60,7 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
     from delta.tables import DeltaTable
 
     path = table_path(warehouse, name)
-    if not DeltaTable.isDeltaTable(spark, path):
+    if load_table(spark, path) is None:
         builder = DeltaTable.create(spark).location(path)
         for f in TABLES[name]:
             builder = builder.addColumn(f.name, spark_type(f.type), nullable=f.nullable, comment=f.doc)
@@ -58,8 +73,7 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
                 builder.execute()
                 return path, True
             except AnalysisException as exc:
-                # Made by another audit since we looked (isDeltaTable may answer from this
-                # process's cached view of the path, from before that audit's commit).
+                # Made by another audit since we looked.
                 if exc.getCondition() == "TABLE_OR_VIEW_ALREADY_EXISTS":
                     break
                 # Being made by another audit: its folder is there, its first commit not yet.
@@ -70,19 +84,47 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
     return path, False
 
 
-def first_rows(spark: SparkSession, path: str, rows: DataFrame, tag: str | None,
-               replace: Callable[[], None]) -> None:
+def first_rows(spark: SparkSession, path: str, rows: DataFrame, tag: str,
+               replace: Callable[[int], None]) -> None:
     """Write the first rows of a table this audit has just made (ensure_table's `created`): an
     append, which needs nothing of the empty table's state (an overwrite would have Spark
-    reconstruct it first). When another audit committed to the table between its making and
-    this append, the append was not the table's first write: `replace()` then writes this run's
-    rows again as over a table that holds rows (what the others wrote stays outside this run's
-    window)."""
+    reconstruct it first). When another audit's rows landed between the making and this append,
+    the append did not number this run's rows after theirs: `replace(version)` writes them again
+    as over a table that holds rows, read at `version`, the table just before the append."""
+    _tagged(rows.write.format("delta").mode("append"), tag).save(path)
+    unread = rows_landed_unread(spark, path, 0, tag)
+    if unread is not None:
+        replace(unread)
+
+
+# Operations that change no row: a commit of one of them between a write's read and its
+# transaction loses nothing (Delta's history names each commit's operation).
+ROWLESS_OPERATIONS = frozenset({"CREATE TABLE", "ADD COLUMNS", "CHANGE COLUMN", "SET TBLPROPERTIES",
+                                "UNSET TBLPROPERTIES", "OPTIMIZE", "VACUUM START", "VACUUM END", "UPGRADE PROTOCOL"})
+
+
+def rows_landed_unread(spark: SparkSession, path: str, read_at: int, tag: str) -> int | None:
+    """After this writer's latest commit to `path` (userMetadata `tag`), made of rows read at
+    version `read_at`: the version just before that commit, when another writer's rows landed
+    after `read_at` unseen by it; else None. Delta checks a commit against those made after its
+    transaction's read (`readVersion`) only, which comes later than `read_at`; a blind append
+    is checked against none."""
     from delta.tables import DeltaTable
 
-    _tagged(rows.write.format("delta").mode("append"), tag).save(path)
-    if DeltaTable.forPath(spark, path).history(1).select("version").first()[0] != 1:
-        replace()
+    table, limit = DeltaTable.forPath(spark, path), 8
+    while True:
+        commits = table.history(limit).select("version", "readVersion", "isBlindAppend", "operation",
+                                              "userMetadata").collect()
+        if len(commits) < limit or min(c["version"] for c in commits) <= read_at:
+            break
+        limit *= 4
+    mine = max((c for c in commits if c["userMetadata"] == tag), key=lambda c: c["version"], default=None)
+    if mine is None:   # Delta commits no append of no rows
+        return None
+    seen_to = mine["version"] - 1 if mine["isBlindAppend"] or mine["readVersion"] is None else mine["readVersion"]
+    unseen = [c for c in commits if read_at < c["version"] <= seen_to and c["userMetadata"] != tag
+              and c["operation"] not in ROWLESS_OPERATIONS]
+    return mine["version"] - 1 if unseen else None
 
 
 def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
@@ -194,6 +236,11 @@ def merge_into(spark: SparkSession, warehouse: str, name: str, df: DataFrame, ta
     return path
 
 
+def own_tag(tag: str | None) -> str:
+    """`tag`, or one of this write's own: rows_landed_unread tells a writer's commits by their tag."""
+    return tag or json.dumps({"write": uuid.uuid4().hex})
+
+
 def _tagged(writer, tag: str | None):
     return writer if tag is None else writer.option("userMetadata", tag)
 
@@ -208,9 +255,16 @@ def clusters_predicate(clusters: list[str]) -> str:
     return f"cluster IN ({', '.join(_sql_string(c) for c in clusters)})"
 
 
+@dataclass
+class Replaced:
+    """replaced_rows' answer: the rows, read at the table's `version` (-1: it had no commit)."""
+    rows: DataFrame
+    version: int
+
+
 def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
                    windows: dict[str, tuple[int | None, int | None]], tag: str | None = None,
-                   rows: DataFrame | None = None) -> str:
+                   rows: Replaced | None = None, reread: Callable[[], None] | None = None) -> str:
     """Write a replayed table (`df`: this run's rows of `clusters`). For each cluster the run's
     rows replace the rows the table holds inside the run's time window (`windows`: cluster ->
     its input's first and last event time; rows with no time count as inside) and the rows
@@ -219,39 +273,52 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     The cluster's partitions are then numbered again (its rows before the window, this run's,
     its rows after), and a timeline row's valid_to is the next row's valid_from. One Delta
     commit: an overwrite of the run's clusters (replaceWhere; an append to a table the run made:
-    first_rows), its userMetadata `tag`. `rows`:
-    replaced_rows of the table, read already (a write again after a conflict reads them afresh)."""
+    first_rows), its userMetadata `tag`; a second one when another writer's rows landed
+    between the read and the write (rows_landed_unread), written again from the table as it
+    was before the first. `rows`: replaced_rows of the table, read already; `reread()` is
+    called when the rows written are not those (read again after a conflict, or for rows
+    landed unread)."""
     path, created = ensure_table(spark, warehouse, name)
     theirs = clusters_predicate(clusters)
+    tag = own_tag(tag)
 
-    def replace(rows: DataFrame | None) -> None:
-        if rows is None:
-            rows = replaced_rows(spark, path, name, df, clusters, windows)
-        _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+    def replace(read: Replaced | None, at: int | None = None) -> None:
+        for attempt in range(1, COMMIT_ATTEMPTS + 1):
+            if read is None:
+                read = replaced_rows(spark, path, name, df, clusters, windows, at)
+                if reread:
+                    reread()
+            _tagged(read.rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
+            at = rows_landed_unread(spark, path, read.version, tag)
+            if at is None:
+                return
+            read = None
+        raise AuditError(f"table {name}: other writers' rows of {', '.join(clusters)} landed between this run's "
+                         f"reads of the table and its writes {COMMIT_ATTEMPTS} times; run the audit again.")
 
     if created:   # nothing to keep: this run's rows are all
-        first_rows(spark, path, df, tag, lambda: replace(None))
+        first_rows(spark, path, df, tag, lambda at: replace(None, at))
     else:
         replace(rows)
     return path
 
 
 def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clusters: list[str],
-                  windows: dict[str, tuple[int | None, int | None]]) -> DataFrame:
+                  windows: dict[str, tuple[int | None, int | None]], version: int | None = None) -> Replaced:
     """The replayed table's rows of `clusters` once this run's (`df`) replace those inside its
     window (write_replayed): the table's rows before the window, the run's, its rows after, each
-    partition's numbered again; `df` alone where the table holds nothing yet."""
+    partition's numbered again; `df` alone where the table holds nothing yet. Read at `version`,
+    by default the latest."""
     from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
-    if not DeltaTable.isDeltaTable(spark, path):
-        return df
+    if load_table(spark, path) is None:
+        return Replaced(df, -1)
     bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
-    # Pinned to the version this commit replaces: the overwrite reads the rows it keeps from
-    # that version's files, which stay on disk (they are only marked removed). A commit to these
-    # clusters while this one is written makes Delta fail it, and `committed` writes again from a
-    # new pin; one that lands in the moment between the pin and the write's start is not seen.
-    version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
+    # Pinned to a version: the overwrite reads the rows it keeps from that version's files, which
+    # stay on disk (they are only marked removed), and rows_landed_unread looks for commits after it.
+    if version is None:
+        version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
     held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
     at = F.unix_millis(F.col(REPLAY_TIMES[name]))
     inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
@@ -263,7 +330,16 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
             .withColumn("ordinal", (F.row_number().over(order) - 1).cast("int")))
     if "valid_to" in df.columns:
         rows = rows.withColumn("valid_to", F.lead("valid_from").over(order))
-    return rows.select(*df.columns)
+    return Replaced(rows.select(*df.columns), version)
+
+
+def written_rows(spark: SparkSession, path: str, clusters: list[str], tag: str) -> DataFrame:
+    """The rows of `clusters` at `path` as this writer's latest commit there (tag `tag`) left them."""
+    from delta.tables import DeltaTable
+
+    version = (DeltaTable.forPath(spark, path).history().where(F.col("userMetadata") == tag)
+               .agg(F.max("version")).first()[0])
+    return spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
 
 
 def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
@@ -274,8 +350,9 @@ def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame,
     path, created = ensure_table(spark, warehouse, name)
     theirs = clusters_predicate(clusters)
     rows = df.select([F.col(f.name).cast(spark_type(f.type)) for f in TABLES[name]])
+    tag = own_tag(tag)
 
-    def replace() -> None:
+    def replace(_at: int | None = None) -> None:   # the clusters' rows are all the run's: none read
         _tagged(rows.write.format("delta").mode("overwrite").option("replaceWhere", theirs), tag).save(path)
 
     if created:

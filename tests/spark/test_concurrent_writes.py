@@ -4,6 +4,7 @@ writes again (jobs.writes.committed). Real Delta tables, real conflicts: two thr
 session start their writes together at a barrier, so that their commits conflict."""
 from __future__ import annotations
 
+import json
 import threading
 from datetime import datetime, timedelta, timezone
 
@@ -13,8 +14,10 @@ from pyspark.sql import types as T
 
 import jobs.writes as writes
 from jobs.audit import AuditError
+from jobs.audit import AuditConfig, run
 from jobs.writes import committed, ensure_table, merge_into, table_path, write_replayed
 from schemas.tables import table_struct
+from state_machine.generator import SimConfig, simulate
 
 T0 = datetime(2026, 11, 27, 2, 0, tzinfo=timezone.utc)
 
@@ -189,3 +192,55 @@ def test_two_audits_adding_the_same_new_column_at_the_same_time_both_go_on(spark
         assert at_once(add, add) == [None, None]
         held = spark.read.format("delta").load(table_path(warehouse, "audit_runs"))
         assert held.columns == [f.name for f in current]
+
+
+def test_rows_landed_between_a_read_and_its_write_are_kept(spark, tmp_path, monkeypatch):
+    # Delta checks a commit against the commits after its transaction's read, which comes after
+    # the read of the rows it keeps: a night landing in between is found in the history, and the
+    # rows are written again from the table as it was before this write.
+    wh = str(tmp_path)
+    write_replayed(spark, wh, "partition_timeline", timeline(spark, "held"), ["held"], {})
+    nights, window = _nights(spark, "a")
+    real, landed = writes.replaced_rows, []
+
+    def read_then_another_lands(*args, **kwargs):
+        read = real(*args, **kwargs)
+        if not landed:
+            landed.append(True)
+            write_replayed(spark, wh, "partition_timeline", nights[0], ["a"], {"a": window[0]})
+        return read
+
+    monkeypatch.setattr(writes, "replaced_rows", read_then_another_lands)
+    write_replayed(spark, wh, "partition_timeline", nights[1], ["a"], {"a": window[1]})
+    assert_holds(spark, wh, "partition_timeline", timeline(spark, "held").unionByName(_one_after_another(spark, nights)))
+
+
+def test_an_audit_whose_timeline_was_read_again_derives_its_tables_from_the_rows_it_left(spark, tmp_path, monkeypatch):
+    # The audit reads partition_timeline once for its write and its derived tables; rows another
+    # audit writes in between are kept by the write (read again), and the derived tables, written
+    # from the first read, are written again from what the write left.
+    import jobs.audit as audit
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    events, _ = simulate(SimConfig(cluster="c", era="2.4", seed=5, steps=30))
+    (inputs / "h.jsonl").write_text("".join(json.dumps({k: v for k, v in e._asdict().items() if v is not None}) + "\n"
+                                            for e in events))
+    wh, real = str(tmp_path / "wh"), audit.replaced_rows
+    long_ago = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    landed = rows_of(spark, "partition_timeline", [{"cluster": "c", "topic": "landed", "partition": 0, "leader": 1,
+                                                    "valid_from": long_ago, "valid_to": None,
+                                                    "partition_state": "OnlinePartition", "source": "another audit"}])
+
+    def read_then_another_lands(*args, **kwargs):
+        read = real(*args, **kwargs)
+        ms = int(long_ago.timestamp() * 1000)
+        write_replayed(spark, wh, "partition_timeline", landed, ["c"], {"c": (ms, ms)})
+        return read
+
+    monkeypatch.setattr(audit, "replaced_rows", read_then_another_lands)
+    run(spark, AuditConfig(inputs=[str(inputs)], warehouse=wh, run_id="read-again"))
+    for name in ("partition_timeline", "partition_availability"):
+        held = spark.read.format("delta").load(table_path(wh, name)).where("cluster = 'c'")
+        assert held.where("topic = 'landed'").count() >= 1, name
+        assert held.where("topic <> 'landed'").count() >= 1, name
