@@ -309,11 +309,13 @@ def test_one_clusters_inputs_of_other_times_are_all_kept_and_a_grown_one_replace
     derived = _assert_same_derived(spark, tmp_path / "backfill", tmp_path / "nightly")
     assert derived["partition_availability"] and derived["broker_failures"]
 
-    # The logs so far: their window covers both nights' and replaces them.
-    audit(grown, "grown-alone")
+    # The logs so far: their window covers both nights' and replaces them, with the core's replay
+    # of the whole history, each partition's rows one timeline.
     audit(grown, "nightly")
-    _assert_holds(spark, tmp_path / "nightly", _held(spark, tmp_path / "grown-alone"))
-    _assert_same_derived(spark, tmp_path / "nightly", tmp_path / "grown-alone")
+    first = min(e.event_time_ms for e in events)
+    _assert_from(spark, tmp_path / "nightly", first, _replayed_by_the_core(events, "nightly", "2.4", first))
+    timeline = table(spark, tmp_path / "nightly", "partition_timeline")
+    assert timeline.where("valid_to IS NULL").count() == timeline.select("topic", "partition").distinct().count()
 
 
 def _assert_same_derived(spark, warehouse, other) -> dict[str, list]:
