@@ -59,10 +59,10 @@ from jobs.earlier import (RECORDED_CHANGES, RecordedRuns, _utc, audited_before, 
                           recorded_runs)
 from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
-from jobs.runs import readers_view, repair, run_tag, settle
+from jobs.runs import readers_view, repair, run_tag, settle, table_history
 from jobs.session import local_frame, materialize_profiled
-from jobs.writes import (committed, ensure_table, merge_into, replaced_rows, table_path, write_derived, write_replayed,
-                         written_rows)
+from jobs.writes import (COMMIT_ATTEMPTS, committed, ensure_table, merge_into, replaced_rows, table_path,
+                         write_derived, write_replayed)
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from schemas.tables import DERIVED_TIMES, TABLES, VIEW_SOURCES, VIEWS, table_struct
 from schemas.types import spark_type
@@ -718,12 +718,10 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
         ensure_table(spark, cfg.warehouse, "quarantine")
     try:
         paths, stats = _write_tables(writes, out)
-        if reread.is_set():
-            # Another audit's rows of these clusters landed in partition_timeline after this run's
-            # read of it: the derived tables are written again from the rows this run left there.
-            left = written_rows(spark, table_path(cfg.warehouse, "partition_timeline"), clusters, tag).select(
-                *tables["partition_timeline"].columns)
-            _write_tables(derived_writes(spark, cfg, left, clusters, windows, ing.profile, recorded, tag), None)
+        if clusters:
+            derive_again(spark, cfg, tables["partition_timeline"].columns, clusters,
+                         lambda rows: derived_writes(spark, cfg, rows, clusters, windows, ing.profile, recorded, tag),
+                         held.version, reread.is_set())
         paths.setdefault("quarantine", table_path(cfg.warehouse, "quarantine"))
         by_rule = {r["rule"]: r["n"] for r in stats if r["kind"] == "violations"}
         n_partitions = sum(r["partitions"] for r in stats if r["kind"] == "partition_timeline")
@@ -768,6 +766,34 @@ def run(spark: SparkSession, cfg: AuditConfig, on_phase: Callable[[str], None] |
                         lines_recognized=ing.lines_recognized, files=ing.files, eras=era_why,
                         windows={c: windows[c] for c in before}, carried=n_carried, transactions=ing.transactions,
                         rolled_back=rolled_back, seq_repeats=repeats, coverage=coverage)
+
+
+def derive_again(spark: SparkSession, cfg: AuditConfig, columns: list[str], clusters: list[str],
+                 writes_of: Callable[[DataFrame], dict[str, Callable[[], str]]], read_at: int, reread: bool) -> None:
+    """The derived tables were written from partition_timeline as this run read it (at version
+    `read_at`, with its rows). When another writer's rows of its clusters landed there since
+    (another audit of them at the same time: before this run's commit, `reread`, or after it),
+    they are written again (`writes_of(rows)`) from the timeline as it now is, until no other
+    commit came after the one they were written from. So of two audits of a cluster at the same
+    time, the later derived commit is made from a timeline that holds both."""
+    path = table_path(cfg.warehouse, "partition_timeline")
+    basis = None   # the version the derived tables were last written from (None: this run's read)
+    for _ in range(COMMIT_ATTEMPTS):
+        commits = table_history(spark, path, limit=20)
+        if not any(c.run == cfg.run_id for c in commits):   # more than 20 commits since this run's
+            commits = table_history(spark, path)
+        # After this run's commit there (before it, a commit of its clusters made it read again).
+        since = basis if basis is not None else max((c.version for c in commits if c.run == cfg.run_id), default=read_at)
+        landed = any(c.version > since and c.run != cfg.run_id and (not c.clusters or set(c.clusters) & set(clusters))
+                     for c in commits)
+        if not landed and not (basis is None and reread):
+            return
+        basis = max(c.version for c in commits)
+        rows = (spark.read.format("delta").option("versionAsOf", basis).load(path)
+                .where(F.col("cluster").isin(clusters)).select(*columns))
+        _write_tables(writes_of(rows), None)
+    raise AuditError(f"partition_timeline: other writers' rows of {', '.join(clusters)} kept landing while this run "
+                     f"wrote the tables derived from it ({COMMIT_ATTEMPTS} times); run the audit again.")
 
 
 def _write_tables(writes: dict[str, Callable[[], str]], out: DataFrame | None) -> tuple[dict[str, str], list]:

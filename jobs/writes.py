@@ -333,15 +333,6 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
     return Replaced(rows.select(*df.columns), version)
 
 
-def written_rows(spark: SparkSession, path: str, clusters: list[str], tag: str) -> DataFrame:
-    """The rows of `clusters` at `path` as this writer's latest commit there (tag `tag`) left them."""
-    from delta.tables import DeltaTable
-
-    version = (DeltaTable.forPath(spark, path).history().where(F.col("userMetadata") == tag)
-               .agg(F.max("version")).first()[0])
-    return spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
-
-
 def write_derived(spark: SparkSession, warehouse: str, name: str, df: DataFrame, clusters: list[str],
                   tag: str | None = None) -> str:
     """Write a table derived from partition_timeline (schemas.tables.DERIVED_TIMES; `df`: all its

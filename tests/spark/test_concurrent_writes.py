@@ -215,10 +215,13 @@ def test_rows_landed_between_a_read_and_its_write_are_kept(spark, tmp_path, monk
     assert_holds(spark, wh, "partition_timeline", timeline(spark, "held").unionByName(_one_after_another(spark, nights)))
 
 
-def test_an_audit_whose_timeline_was_read_again_derives_its_tables_from_the_rows_it_left(spark, tmp_path, monkeypatch):
-    # The audit reads partition_timeline once for its write and its derived tables; rows another
-    # audit writes in between are kept by the write (read again), and the derived tables, written
-    # from the first read, are written again from what the write left.
+@pytest.mark.parametrize("lands", ["between the read and the write", "after the write"])
+def test_an_audit_derives_its_tables_from_the_timeline_with_the_rows_another_wrote(spark, tmp_path, monkeypatch,
+                                                                                    lands):
+    # The audit reads partition_timeline once for its write and its derived tables. Rows another
+    # audit writes between that read and the write are kept by the write (read again); rows
+    # written after it are kept by the other's write. Either way the derived tables, written from
+    # the first read, are written again from the timeline that holds them.
     import jobs.audit as audit
 
     inputs = tmp_path / "in"
@@ -226,19 +229,35 @@ def test_an_audit_whose_timeline_was_read_again_derives_its_tables_from_the_rows
     events, _ = simulate(SimConfig(cluster="c", era="2.4", seed=5, steps=30))
     (inputs / "h.jsonl").write_text("".join(json.dumps({k: v for k, v in e._asdict().items() if v is not None}) + "\n"
                                             for e in events))
-    wh, real = str(tmp_path / "wh"), audit.replaced_rows
+    wh = str(tmp_path / "wh")
     long_ago = datetime(2020, 1, 1, tzinfo=timezone.utc)
     landed = rows_of(spark, "partition_timeline", [{"cluster": "c", "topic": "landed", "partition": 0, "leader": 1,
                                                     "valid_from": long_ago, "valid_to": None,
                                                     "partition_state": "OnlinePartition", "source": "another audit"}])
 
-    def read_then_another_lands(*args, **kwargs):
-        read = real(*args, **kwargs)
+    def another_audit_writes():
         ms = int(long_ago.timestamp() * 1000)
         write_replayed(spark, wh, "partition_timeline", landed, ["c"], {"c": (ms, ms)})
-        return read
 
-    monkeypatch.setattr(audit, "replaced_rows", read_then_another_lands)
+    if lands == "after the write":
+        real = audit.write_replayed
+
+        def then_another(spark, warehouse, name, *args, **kwargs):
+            path = real(spark, warehouse, name, *args, **kwargs)
+            if name == "partition_timeline":
+                another_audit_writes()
+            return path
+
+        monkeypatch.setattr(audit, "write_replayed", then_another)
+    else:
+        real = audit.replaced_rows
+
+        def read_then_another(*args, **kwargs):
+            read = real(*args, **kwargs)
+            another_audit_writes()
+            return read
+
+        monkeypatch.setattr(audit, "replaced_rows", read_then_another)
     run(spark, AuditConfig(inputs=[str(inputs)], warehouse=wh, run_id="read-again"))
     for name in ("partition_timeline", "partition_availability"):
         held = spark.read.format("delta").load(table_path(wh, name)).where("cluster = 'c'")
