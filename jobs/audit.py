@@ -59,10 +59,10 @@ from jobs.earlier import (RECORDED_CHANGES, RecordedRuns, _utc, audited_before, 
                           recorded_runs)
 from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
-from jobs.runs import readers_view, repair, run_tag, settle, table_history
+from jobs.runs import commit_of, readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
-from jobs.writes import (COMMIT_ATTEMPTS, committed, ensure_table, merge_into, replaced_rows, table_path,
-                         write_derived, write_replayed)
+from jobs.writes import (COMMIT_ATTEMPTS, ROWLESS_OPERATIONS, committed, ensure_table, history_since, merge_into,
+                         replaced_rows, table_path, write_derived, write_replayed)
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from schemas.tables import DERIVED_TIMES, TABLES, VIEW_SOURCES, VIEWS, table_struct
 from schemas.types import spark_type
@@ -779,16 +779,16 @@ def derive_again(spark: SparkSession, cfg: AuditConfig, columns: list[str], clus
     path = table_path(cfg.warehouse, "partition_timeline")
     basis = None   # the version the derived tables were last written from (None: this run's read)
     for _ in range(COMMIT_ATTEMPTS):
-        commits = table_history(spark, path, limit=20)
-        if not any(c.run == cfg.run_id for c in commits):   # more than 20 commits since this run's
-            commits = table_history(spark, path)
+        commits = [(r["operation"], commit_of(r["version"], r["at"], r["userMetadata"]))
+                   for r in history_since(spark, path, read_at)]
         # After this run's commit there (before it, a commit of its clusters made it read again).
-        since = basis if basis is not None else max((c.version for c in commits if c.run == cfg.run_id), default=read_at)
-        landed = any(c.version > since and c.run != cfg.run_id and (not c.clusters or set(c.clusters) & set(clusters))
-                     for c in commits)
+        since = basis if basis is not None else max((c.version for _, c in commits if c.run == cfg.run_id),
+                                                    default=read_at)
+        landed = any(c.version > since and c.run != cfg.run_id and op not in ROWLESS_OPERATIONS
+                     and (not c.clusters or set(c.clusters) & set(clusters)) for op, c in commits)
         if not landed and not (basis is None and reread):
             return
-        basis = max(c.version for c in commits)
+        basis = max((c.version for _, c in commits), default=read_at)
         rows = (spark.read.format("delta").option("versionAsOf", basis).load(path)
                 .where(F.col("cluster").isin(clusters)).select(*columns))
         _write_tables(writes_of(rows), None)

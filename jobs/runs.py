@@ -149,13 +149,12 @@ def dead_runs(history: dict[str, list[Commit]], complete: set[str], now_ms: int,
 
 # ---------------------------------------------------------------- Spark and Delta
 
-def table_history(spark, path: str, limit: int | None = None) -> list[Commit]:
-    """The table's commits (the latest `limit` of them), oldest first (Delta's history)."""
+def table_history(spark, path: str) -> list[Commit]:
+    """The table's commits, oldest first (Delta's history)."""
     from delta.tables import DeltaTable
     from pyspark.sql import functions as F
 
-    table = DeltaTable.forPath(spark, path)
-    rows = ((table.history() if limit is None else table.history(limit))
+    rows = (DeltaTable.forPath(spark, path).history()
             .select("version", F.unix_millis("timestamp").alias("at"), "userMetadata").collect())
     return sorted((commit_of(r["version"], r["at"], r["userMetadata"]) for r in rows), key=lambda c: c.version)
 

@@ -103,26 +103,33 @@ ROWLESS_OPERATIONS = frozenset({"CREATE TABLE", "ADD COLUMNS", "CHANGE COLUMN", 
                                 "UNSET TBLPROPERTIES", "OPTIMIZE", "VACUUM START", "VACUUM END", "UPGRADE PROTOCOL"})
 
 
+def history_since(spark: SparkSession, path: str, version: int) -> list:
+    """The commits of the table at `path` after `version`, oldest first, as Delta's history rows
+    (version, at: epoch ms, readVersion, isBlindAppend, operation, userMetadata): the history is
+    read back only as far as that version."""
+    from delta.tables import DeltaTable
+
+    table, limit = DeltaTable.forPath(spark, path), 8
+    while True:
+        commits = table.history(limit).select("version", F.unix_millis("timestamp").alias("at"), "readVersion",
+                                              "isBlindAppend", "operation", "userMetadata").collect()
+        if len(commits) < limit or min(c["version"] for c in commits) <= version:
+            return sorted((c for c in commits if c["version"] > version), key=lambda c: c["version"])
+        limit *= 4
+
+
 def rows_landed_unread(spark: SparkSession, path: str, read_at: int, tag: str) -> int | None:
     """After this writer's latest commit to `path` (userMetadata `tag`), made of rows read at
     version `read_at`: the version just before that commit, when another writer's rows landed
     after `read_at` unseen by it; else None. Delta checks a commit against those made after its
     transaction's read (`readVersion`) only, which comes later than `read_at`; a blind append
     is checked against none."""
-    from delta.tables import DeltaTable
-
-    table, limit = DeltaTable.forPath(spark, path), 8
-    while True:
-        commits = table.history(limit).select("version", "readVersion", "isBlindAppend", "operation",
-                                              "userMetadata").collect()
-        if len(commits) < limit or min(c["version"] for c in commits) <= read_at:
-            break
-        limit *= 4
+    commits = history_since(spark, path, read_at)
     mine = max((c for c in commits if c["userMetadata"] == tag), key=lambda c: c["version"], default=None)
     if mine is None:   # Delta commits no append of no rows
         return None
     seen_to = mine["version"] - 1 if mine["isBlindAppend"] or mine["readVersion"] is None else mine["readVersion"]
-    unseen = [c for c in commits if read_at < c["version"] <= seen_to and c["userMetadata"] != tag
+    unseen = [c for c in commits if c["version"] <= seen_to and c["userMetadata"] != tag
               and c["operation"] not in ROWLESS_OPERATIONS]
     return mine["version"] - 1 if unseen else None
 
@@ -283,7 +290,7 @@ def write_replayed(spark: SparkSession, warehouse: str, name: str, df: DataFrame
     tag = own_tag(tag)
 
     def replace(read: Replaced | None, at: int | None = None) -> None:
-        for attempt in range(1, COMMIT_ATTEMPTS + 1):
+        for _ in range(COMMIT_ATTEMPTS):
             if read is None:
                 read = replaced_rows(spark, path, name, df, clusters, windows, at)
                 if reread:
