@@ -1,11 +1,15 @@
 """Hypothesis strategies for generated cluster histories, shared by the property tests of the
-core (tests/core) and of the log round trip (tests/ingest), and what a history delivers to each
-partition. tests/ is on sys.path (its conftest)."""
+core (tests/core) and of the log round trip (tests/ingest), what a history delivers to each
+partition, and a history written as an audit's input. tests/ is on sys.path (its conftest)."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from hypothesis import strategies as st
 
 from state_machine.cluster import deliveries, plan_routing
+from state_machine.generator import SimConfig, simulate
 
 # SimConfig fields: cluster shape, length and what the brokers logged (TRACE, the INFO default of
 # 2.6+, inputs only).
@@ -29,3 +33,13 @@ def events_delivered(events) -> dict:
         for key in deliveries(e, routing):
             delivered[key].append(e)
     return delivered
+
+
+def write_history(path: Path, **cfg) -> list[dict]:
+    """The history SimConfig(**cfg) generates, written to `path` as canonical events (JSON lines);
+    its ground truth, the violations injected."""
+    events, truth = simulate(SimConfig(**cfg))
+    with open(path, "w") as fh:
+        for e in events:
+            fh.write(json.dumps({k: v for k, v in e._asdict().items() if v is not None}) + "\n")
+    return [t._asdict() for t in truth]

@@ -16,6 +16,7 @@ from delta.tables import DeltaTable
 from pyspark.sql import functions as F
 
 from frames import comparable
+from histories import write_history
 from jobs.audit import AuditConfig, AuditError, register_tables, run
 from jobs.quality import QualityGateFailed
 from schemas.tables import DERIVED_TIMES, REPLAY_TIMES
@@ -23,20 +24,12 @@ from state_machine.carried import broker_changes, carried_cluster, config_change
 from state_machine.cluster import replay_cluster
 from state_machine.eras import resolve_era
 from state_machine.events import Event, event_from_mapping
-from state_machine.generator import FAULTS, SimConfig, simulate
+from state_machine.generator import FAULTS
 from terminal import Terminal
 
 pytestmark = pytest.mark.spark
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "data" / "samples"
-
-
-def write_history(path: Path, **cfg) -> list[dict]:
-    events, truth = simulate(SimConfig(**cfg))
-    with open(path, "w") as fh:
-        for e in events:
-            fh.write(json.dumps({k: v for k, v in e._asdict().items() if v is not None}) + "\n")
-    return [t._asdict() for t in truth]
 
 
 def table(spark, warehouse, name):

@@ -4,7 +4,6 @@ writes again (jobs.writes.committed). Real Delta tables, real conflicts: two thr
 session start their writes together at a barrier, so that their commits conflict."""
 from __future__ import annotations
 
-import json
 import threading
 from datetime import datetime, timedelta, timezone
 
@@ -13,11 +12,10 @@ from chispa import assert_df_equality
 from pyspark.sql import types as T
 
 import jobs.writes as writes
-from jobs.audit import AuditError
-from jobs.audit import AuditConfig, run
+from histories import write_history
+from jobs.audit import AuditConfig, AuditError, run
 from jobs.writes import committed, ensure_table, merge_into, table_path, write_replayed
 from schemas.tables import table_struct
-from state_machine.generator import SimConfig, simulate
 
 T0 = datetime(2026, 11, 27, 2, 0, tzinfo=timezone.utc)
 
@@ -226,9 +224,7 @@ def test_an_audit_derives_its_tables_from_the_timeline_with_the_rows_another_wro
 
     inputs = tmp_path / "in"
     inputs.mkdir()
-    events, _ = simulate(SimConfig(cluster="c", era="2.4", seed=5, steps=30))
-    (inputs / "h.jsonl").write_text("".join(json.dumps({k: v for k, v in e._asdict().items() if v is not None}) + "\n"
-                                            for e in events))
+    write_history(inputs / "h.jsonl", cluster="c", era="2.4", seed=5, steps=30)
     wh = str(tmp_path / "wh")
     long_ago = datetime(2020, 1, 1, tzinfo=timezone.utc)
     landed = rows_of(spark, "partition_timeline", [{"cluster": "c", "topic": "landed", "partition": 0, "leader": 1,
