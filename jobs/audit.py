@@ -59,9 +59,10 @@ from jobs.earlier import (RECORDED_CHANGES, RecordedRuns, _utc, audited_before, 
                           recorded_runs)
 from jobs.ingest_spark import (IngestedFrames, arrow_type, ingest, loose_arrays, profile_aggregates, unreadable_inputs,
                                unreadable_message)
+from jobs.delta_log import commits_since
 from jobs.runs import commit_of, readers_view, repair, run_tag, settle
 from jobs.session import local_frame, materialize_profiled
-from jobs.writes import (COMMIT_ATTEMPTS, ROWLESS_OPERATIONS, committed, ensure_table, history_since, merge_into,
+from jobs.writes import (COMMIT_ATTEMPTS, ROWLESS_OPERATIONS, committed, ensure_table, merge_into,
                          replaced_rows, table_path, write_derived, write_replayed)
 from schemas.events import EVENT_FIELD_NAMES, FEW_VALUED_FIELDS
 from schemas.tables import DERIVED_TIMES, TABLES, VIEW_SOURCES, VIEWS, table_struct
@@ -779,8 +780,7 @@ def derive_again(spark: SparkSession, cfg: AuditConfig, columns: list[str], clus
     path = table_path(cfg.warehouse, "partition_timeline")
     basis = None   # the version the derived tables were last written from (None: this run's read)
     for _ in range(COMMIT_ATTEMPTS):
-        commits = [(r["operation"], commit_of(r["version"], r["at"], r["userMetadata"]))
-                   for r in history_since(spark, path, read_at)]
+        commits = [(c.operation, commit_of(c.version, c.at, c.user_metadata)) for c in commits_since(spark, path, read_at)]
         # After this run's commit there (before it, a commit of its clusters made it read again).
         since = basis if basis is not None else max((c.version for _, c in commits if c.run == cfg.run_id),
                                                     default=read_at)

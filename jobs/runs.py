@@ -11,7 +11,7 @@ clusters' rows are written back as they were before its first commit, in a commi
 the repair of it, after which the table is settled again.
 
 The walk over a table's commits is plain Python (`settled_version`, `rollback_plan`); the rest
-reads Delta's history and writes through Spark.
+reads the tables' commit logs (jobs.delta_log) and writes through Spark.
 """
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ import json
 import os
 import socket
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 # The key of this project's part of a commit's userMetadata (a user's own metadata is left alone).
@@ -150,13 +149,10 @@ def dead_runs(history: dict[str, list[Commit]], complete: set[str], now_ms: int,
 # ---------------------------------------------------------------- Spark and Delta
 
 def table_history(spark, path: str) -> list[Commit]:
-    """The table's commits, oldest first (Delta's history)."""
-    from delta.tables import DeltaTable
-    from pyspark.sql import functions as F
+    """The table's commits, oldest first (its log: jobs.delta_log)."""
+    from jobs.delta_log import commits_since
 
-    rows = (DeltaTable.forPath(spark, path).history()
-            .select("version", F.unix_millis("timestamp").alias("at"), "userMetadata").collect())
-    return sorted((commit_of(r["version"], r["at"], r["userMetadata"]) for r in rows), key=lambda c: c.version)
+    return [commit_of(c.version, c.at, c.user_metadata) for c in commits_since(spark, path)]
 
 
 def complete_runs(spark, warehouse: str) -> set[str]:
@@ -168,14 +164,10 @@ def complete_runs(spark, warehouse: str) -> set[str]:
 
 
 def histories(spark, warehouse: str) -> dict[str, list[Commit]]:
-    """name -> commits, of every run table present."""
-    from jobs.writes import load_table, table_path
+    """name -> commits, of every run table present (one with a commit)."""
+    from jobs.writes import table_path
 
-    paths = {name: path for name in RUN_TABLES if load_table(spark, path := table_path(warehouse, name)) is not None}
-    # A Spark job per table, each mostly the driver's: read at once, not one after another.
-    with ThreadPoolExecutor(max(len(paths), 1)) as pool:
-        read = {name: pool.submit(table_history, spark, path) for name, path in paths.items()}
-        return {name: r.result() for name, r in read.items()}
+    return {name: commits for name in RUN_TABLES if (commits := table_history(spark, table_path(warehouse, name)))}
 
 
 def settled_versions(spark, warehouse: str) -> dict[str, int | None]:

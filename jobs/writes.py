@@ -22,6 +22,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from jobs.audit_args import AuditError
+from jobs.delta_log import commits_since, latest_version
 from jobs.session import local_frame
 from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES
 from schemas.types import spark_type
@@ -103,35 +104,20 @@ ROWLESS_OPERATIONS = frozenset({"CREATE TABLE", "ADD COLUMNS", "CHANGE COLUMN", 
                                 "UNSET TBLPROPERTIES", "OPTIMIZE", "VACUUM START", "VACUUM END", "UPGRADE PROTOCOL"})
 
 
-def history_since(spark: SparkSession, path: str, version: int) -> list:
-    """The commits of the table at `path` after `version`, oldest first, as Delta's history rows
-    (version, at: epoch ms, readVersion, isBlindAppend, operation, userMetadata): the history is
-    read back only as far as that version."""
-    from delta.tables import DeltaTable
-
-    table, limit = DeltaTable.forPath(spark, path), 8
-    while True:
-        commits = table.history(limit).select("version", F.unix_millis("timestamp").alias("at"), "readVersion",
-                                              "isBlindAppend", "operation", "userMetadata").collect()
-        if len(commits) < limit or min(c["version"] for c in commits) <= version:
-            return sorted((c for c in commits if c["version"] > version), key=lambda c: c["version"])
-        limit *= 4
-
-
 def rows_landed_unread(spark: SparkSession, path: str, read_at: int, tag: str) -> int | None:
     """After this writer's latest commit to `path` (userMetadata `tag`), made of rows read at
     version `read_at`: the version just before that commit, when another writer's rows landed
     after `read_at` unseen by it; else None. Delta checks a commit against those made after its
     transaction's read (`readVersion`) only, which comes later than `read_at`; a blind append
     is checked against none."""
-    commits = history_since(spark, path, read_at)
-    mine = max((c for c in commits if c["userMetadata"] == tag), key=lambda c: c["version"], default=None)
+    commits = commits_since(spark, path, read_at)
+    mine = max((c for c in commits if c.user_metadata == tag), key=lambda c: c.version, default=None)
     if mine is None:   # Delta commits no append of no rows
         return None
-    seen_to = mine["version"] - 1 if mine["isBlindAppend"] or mine["readVersion"] is None else mine["readVersion"]
-    unseen = [c for c in commits if c["version"] <= seen_to and c["userMetadata"] != tag
-              and c["operation"] not in ROWLESS_OPERATIONS]
-    return mine["version"] - 1 if unseen else None
+    seen_to = mine.version - 1 if mine.blind_append or mine.read_version is None else mine.read_version
+    unseen = [c for c in commits if c.version <= seen_to and c.user_metadata != tag
+              and c.operation not in ROWLESS_OPERATIONS]
+    return mine.version - 1 if unseen else None
 
 
 def add_missing_columns(spark: SparkSession, path: str, name: str) -> None:
@@ -316,7 +302,6 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
     window (write_replayed): the table's rows before the window, the run's, its rows after, each
     partition's numbered again; `df` alone where the table holds nothing yet. Read at `version`,
     by default the latest."""
-    from delta.tables import DeltaTable
     from pyspark.sql.window import Window
 
     if load_table(spark, path) is None:
@@ -325,7 +310,7 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
     # Pinned to a version: the overwrite reads the rows it keeps from that version's files, which
     # stay on disk (they are only marked removed), and rows_landed_unread looks for commits after it.
     if version is None:
-        version = DeltaTable.forPath(spark, path).history(1).select("version").first()[0]
+        version = latest_version(spark, path)
     held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
     at = F.unix_millis(F.col(REPLAY_TIMES[name]))
     inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
