@@ -51,18 +51,21 @@ def latest_version(spark, path: str) -> int | None:
 
 
 def _commit_info(spark, fs, log, version: int) -> LogCommit:
+    """Read line by line up to the commitInfo action, which Delta writes first: the file's add
+    actions (one per data file, with its statistics) stay in the JVM."""
     jvm = spark.sparkContext._jvm
     stream = fs.open(jvm.org.apache.hadoop.fs.Path(log, f"{version:020d}.json"))
     try:
-        text = jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8")
+        lines = jvm.java.io.BufferedReader(jvm.java.io.InputStreamReader(stream, "UTF-8"))
+        while (line := lines.readLine()) is not None:
+            action = json.loads(line) if line.strip() else {}
+            if "commitInfo" in action:
+                info = action["commitInfo"]
+                return LogCommit(version, int(info.get("timestamp", 0)), info.get("operation"),
+                                 info.get("readVersion"), bool(info.get("isBlindAppend", False)),
+                                 info.get("userMetadata"))
     finally:
         stream.close()
-    for line in text.splitlines():
-        action = json.loads(line) if line.strip() else {}
-        if "commitInfo" in action:
-            info = action["commitInfo"]
-            return LogCommit(version, int(info.get("timestamp", 0)), info.get("operation"), info.get("readVersion"),
-                             bool(info.get("isBlindAppend", False)), info.get("userMetadata"))
     # A writer may leave out commitInfo (the protocol makes it optional): nothing known but the version.
     return LogCommit(version, 0, None, None, False, None)
 

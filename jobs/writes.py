@@ -304,13 +304,13 @@ def replaced_rows(spark: SparkSession, path: str, name: str, df: DataFrame, clus
     by default the latest."""
     from pyspark.sql.window import Window
 
-    if load_table(spark, path) is None:
-        return Replaced(df, -1)
-    bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
     # Pinned to a version: the overwrite reads the rows it keeps from that version's files, which
     # stay on disk (they are only marked removed), and rows_landed_unread looks for commits after it.
     if version is None:
         version = latest_version(spark, path)
+        if version is None:   # no commit: the table holds nothing yet
+            return Replaced(df, -1)
+    bounds = local_frame(spark, [(c, lo, hi) for c, (lo, hi) in windows.items()], "cluster string, _lo long, _hi long")
     held = spark.read.format("delta").option("versionAsOf", version).load(path).where(F.col("cluster").isin(clusters))
     at = F.unix_millis(F.col(REPLAY_TIMES[name]))
     inside = F.coalesce(at.isNull() | at.between(F.col("_lo"), F.col("_hi")), F.lit(False))
