@@ -55,6 +55,11 @@ def jar_paths() -> list[str]:
     return jars
 
 
+# PySpark's worker daemon, with Spark's own archives read once and the tasks' modules loaded
+# before it forks (jobs/worker_daemon.py).
+WORKER_DAEMON = "jobs.worker_daemon"
+
+
 def build_session(
     app_name: str = "controller-replay",
     master: str | None = None,
@@ -87,6 +92,10 @@ def build_session(
         # Driver = executor in local mode; 4g leaves most of a 24 GiB box to
         # the Python workers (Arrow batches live there).
         conf["spark.driver.memory"] = "4g"
+        # The Python workers come from jobs.worker_daemon, which this interpreter imports. Under
+        # spark-submit the executors' Python may be another (or hold the project as --py-files,
+        # which the daemon starts before): the command line passes it there.
+        conf["spark.python.daemon.module"] = WORKER_DAEMON
         if terminal:
             # A person reads the output: the start-up warnings are left out from the JVM's start
             # (a level set once the session is up comes after them). Spark adds its own options.

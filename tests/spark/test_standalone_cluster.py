@@ -51,6 +51,7 @@ def test_audit_on_the_cluster_matches_the_local_run(cluster, spark, samples_audi
     # plans the audit's queries for a minute or more, where C2's code pays for its compiles.
     proc = cluster.submit(REPO / "jobs" / "audit.py", ["--input", *map(str, inputs), "--warehouse", str(remote)],
                           conf={"spark.sql.shuffle.partitions": "4", "spark.databricks.delta.snapshotPartitions": "2",
+                                "spark.python.daemon.module": "jobs.worker_daemon",
                                 "spark.driver.memory": "4g", "spark.driver.extraJavaOptions": "",
                                 "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"},
                           timeout=600)
