@@ -20,12 +20,11 @@ from pathlib import Path
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql import types as T
 
 from jobs.audit_args import AuditError
 from jobs.delta_log import commits_since, latest_version
 from jobs.session import local_frame
-from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES
+from schemas.tables import MERGE_KEYS, PARTITION_COLUMNS, REPLAY_TIMES, TABLE_PROPERTIES, TABLES, table_struct
 from schemas.types import spark_type
 
 KEY = ["cluster", "topic", "partition"]
@@ -63,9 +62,9 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
 
     path = table_path(warehouse, name)
     if load_table(spark, path) is None:
-        # The columns as one schema: one call to the JVM, where a column at a time is several
-        # each (a comment is the field's "comment" metadata, as DeltaTableBuilder.addColumn sets it).
-        builder = DeltaTable.create(spark).location(path).addColumns(table_schema(name))
+        # The columns as one schema, with their docs as comments: one call to the JVM, where a
+        # column at a time is several each.
+        builder = DeltaTable.create(spark).location(path).addColumns(table_struct(name, comments=True))
         for k, v in TABLE_PROPERTIES.items():
             builder = builder.property(k, v)
         if PARTITION_COLUMNS.get(name):
@@ -84,12 +83,6 @@ def ensure_table(spark: SparkSession, warehouse: str, name: str) -> tuple[str, b
                 time.sleep(0.5 * attempt)
     add_missing_columns(spark, path, name)
     return path, False
-
-
-def table_schema(name: str) -> T.StructType:
-    """Table `name`'s documented columns (schemas.tables), each with its doc as its comment."""
-    return T.StructType([T.StructField(f.name, spark_type(f.type), f.nullable, {"comment": f.doc})
-                         for f in TABLES[name]])
 
 
 def first_rows(spark: SparkSession, path: str, rows: DataFrame, tag: str,

@@ -249,5 +249,5 @@ TABLE_PROPERTIES: dict[str, str] = {
 }
 
 
-def table_struct(name: str):
-    return struct_type(TABLES[name])
+def table_struct(name: str, comments: bool = False):
+    return struct_type(TABLES[name], comments)

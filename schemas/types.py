@@ -78,10 +78,13 @@ def spark_type(type_name: str):
     return simple[type_name]
 
 
-def struct_type(fields: tuple[Field, ...]):
+def struct_type(fields: tuple[Field, ...], comments: bool = False):
+    """The Spark schema of `fields`; with `comments`, each field's doc is its comment (the
+    "comment" metadata that DDL's COMMENT and DeltaTableBuilder.addColumn set)."""
     from pyspark.sql import types as T
 
-    return T.StructType([T.StructField(f.name, spark_type(f.type), f.nullable) for f in fields])
+    return T.StructType([T.StructField(f.name, spark_type(f.type), f.nullable, {"comment": f.doc} if comments else None)
+                         for f in fields])
 
 
 def json_schema(title: str, fields: tuple[Field, ...]) -> dict:
