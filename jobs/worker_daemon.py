@@ -1,16 +1,16 @@
 """PySpark's Python worker daemon (`pyspark.daemon`), with Spark's own archives read once.
 
-Spark starts its Python workers with `$SPARK_HOME/python/lib/pyspark.zip` and py4j's zip first on
-their path, and every task's set-up calls `importlib.invalidate_caches()`
-(`pyspark/worker_util.py`, `setup_spark_files`, PySpark 4.1). On Python 3.11 that makes each
-zip's importer read its whole directory again: pyspark.zip holds over a thousand entries, about
-50 ms a task, and an audit runs hundreds of small Python tasks. Those two archives are part of
-the Spark installation and do not change while a worker lives, so their importers keep what they
-read; files a job adds (`--py-files`, `addPyFile`) are still looked at again, as Spark intends.
+Spark starts its Python workers with the archives of its installation first on their path
+(pyspark.zip, py4j's zip, the spark-core jar), and every task's set-up calls
+`importlib.invalidate_caches()` (`pyspark/worker_util.py`, `setup_spark_files`, PySpark 4.1). On
+Python 3.11 that makes each importer of a zip read the zip's whole directory again, in pure
+Python, and an audit runs hundreds of small Python tasks. Those archives do not change while a
+worker lives, so their importers keep what they read; files a job adds (`--py-files`,
+`addPyFile`) are still looked at again, as Spark intends.
 
 The daemon also imports the modules its tasks run before it forks the workers, so that a worker
-starts with them (otherwise each new worker spends about half a second importing them, and
-compiles PySpark's from the zip's sources).
+starts with them rather than importing them (and compiling PySpark's from the zip's sources).
+docs/spark-notes.md has the measurements.
 
 Spark runs it in place of `pyspark.daemon` (`spark.python.daemon.module`, set by
 jobs.session.build_session) as `python -m jobs.worker_daemon <worker module>`."""

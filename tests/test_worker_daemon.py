@@ -61,6 +61,8 @@ def test_the_sessions_workers_start_from_the_daemon(spark):
     """A worker of the suite's session (jobs.session.build_session) was forked from
     jobs.worker_daemon: the patch is in place, the audit's modules are loaded before its first
     task imports anything, and what the daemon loaded is out of the collector's way."""
+    preloaded = worker_daemon.PRELOADED
+
     def report(batches):
         import gc
         import sys
@@ -70,11 +72,11 @@ def test_the_sessions_workers_start_from_the_daemon(spark):
             yield pd.DataFrame({
                 "argv0": [sys.argv[0]],
                 "kept": [getattr(sys.modules["zipimport"].zipimporter.invalidate_caches, "keeps_spark_archives", False)],
-                "preloaded": [all(m in sys.modules for m in ("jobs.audit", "state_machine.replay"))],
+                "preloaded": [all(m in sys.modules for m in preloaded)],
                 "frozen": [gc.get_freeze_count()],
             })
 
     row = spark.range(1).coalesce(1).mapInPandas(report, "argv0 string, kept boolean, preloaded boolean, frozen long").first()
-    assert row.argv0.endswith("jobs/worker_daemon.py")
+    assert row.argv0 == worker_daemon.__file__
     assert row.kept and row.preloaded
     assert row.frozen > 0

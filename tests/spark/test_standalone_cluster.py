@@ -9,6 +9,7 @@ import pytest
 from chispa import assert_df_equality
 
 from frames import comparable
+from jobs.session import WORKER_DAEMON
 from spark_cluster import standalone_cluster
 
 # A hang guard, not a speed target: the cluster's master, 2 workers and driver share the 2 cores with
@@ -51,7 +52,7 @@ def test_audit_on_the_cluster_matches_the_local_run(cluster, spark, samples_audi
     # plans the audit's queries for a minute or more, where C2's code pays for its compiles.
     proc = cluster.submit(REPO / "jobs" / "audit.py", ["--input", *map(str, inputs), "--warehouse", str(remote)],
                           conf={"spark.sql.shuffle.partitions": "4", "spark.databricks.delta.snapshotPartitions": "2",
-                                "spark.python.daemon.module": "jobs.worker_daemon",
+                                "spark.python.daemon.module": WORKER_DAEMON,
                                 "spark.driver.memory": "4g", "spark.driver.extraJavaOptions": "",
                                 "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1"},
                           timeout=600)
