@@ -13,7 +13,7 @@ from jobs.session import WORKER_DAEMON
 from spark_cluster import standalone_cluster
 
 # A hang guard, not a speed target: the cluster's master, 2 workers and driver share the 2 cores with
-# the suite's session (the whole audit comparison took over 300 s late in the full suite).
+# the suite's sessions, and the time the comparison takes follows what runs beside it.
 pytestmark = [pytest.mark.spark, pytest.mark.slow, pytest.mark.timeout(900)]
 
 REPO = Path(__file__).resolve().parents[2]
