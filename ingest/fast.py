@@ -1,6 +1,7 @@
-"""The columnar fast path: the few line shapes that make up nearly all of a TRACE
-state-change.log (1.1-3.9, stock log4j layout), read a whole Arrow batch at a time by a
-small matcher in C (ingest/_line_scan.c) instead of line by line in Python.
+"""The columnar fast path: the line shapes that make up nearly all of a TRACE
+state-change.log (1.1-3.9, stock log4j layout), the controller's and the brokers', read a
+whole Arrow batch at a time by a small matcher in C (ingest/_line_scan.c) instead of line
+by line in Python. A row reproduces either an event or a line understood that records none.
 
 It is an accelerator, never a second parser: every `FastRow` names the catalogue row
 (ingest/zk_state_change.py) whose output it reproduces, field for field, and its regex is
@@ -41,8 +42,13 @@ from schemas.types import arrow_type
 
 class FastRow(NamedTuple):
     pattern: str      # the catalogue row this reproduces (its name, first and last release are read from it)
-    event_type: str
-    body: str         # RE2, after the `[Controller id=N epoch=E] ` prefix; groups are named after event fields
+    event_type: str | None   # None: a line understood that records no event (the row's builder returns none)
+    body: str         # RE2, after the logIdent; groups are named after event fields
+    head: str = "controller"   # whose logIdent the message begins with (HEADS)
+
+    def regex(self) -> str:
+        """The whole line's regex: the envelope, the logIdent, this row's message, the logger."""
+        return HEADS[self.head] + self.body + TAIL
 
 
 _ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
@@ -50,13 +56,25 @@ _SIGNED = r"-?\d{1,9}"
 _TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
 _COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
 _SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
+_NAME = r"[\w.-]+"
+_BECOME = r"(?:become-leader|become-follower)"
+# UpdateMetadataPartitionState.toString (2.4-2.5), the values unread: the line records no event.
+_UPDATE_METADATA_STATE = (rf"UpdateMetadataPartitionState\(topicName='{_NAME}', partitionIndex={_ID}, "
+                          rf"controllerEpoch={_SIGNED}, leader={_SIGNED}, leaderEpoch={_SIGNED}, isr=\[{_SPACED_IDS}\], "
+                          rf"zkVersion={_SIGNED}, replicas=\[{_SPACED_IDS}\], offlineReplicas=\[{_SPACED_IDS}\]\)")
 
-# The record envelope and logIdent every fast line shares (stock layout `[%d] %p %m (%c)`): the
-# time, then the level and the controller's logIdent.
+# The record envelope every fast line shares (stock layout `[%d] %p %m (%c)`): the time, the
+# level, then a logIdent.
 _STAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3}"
 TIME = rf"^\[(?P<ts>{_STAMP})\] "
-HEAD_TOKENS = rf"(?:TRACE|DEBUG|INFO) \[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] "
-HEAD = TIME + HEAD_TOKENS
+_LEVEL = r"(?:TRACE|DEBUG|INFO) "
+# The controller's logIdent (KafkaController, ControllerChannelManager, the state machines) carries
+# its epoch, which orders the file's records (ingest.lines CROSS_FILE_ORDER); a broker's
+# (ReplicaManager, MetadataCache) names the broker that recorded the line.
+HEADS = {
+    "controller": TIME + _LEVEL + rf"\[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] ",
+    "broker": TIME + _LEVEL + rf"\[Broker id=(?P<recording_broker>{_ID})\] ",
+}
 TAIL = r" \(state\.change\.logger\)$"
 
 FAST_ROWS: tuple[FastRow, ...] = (
@@ -82,12 +100,54 @@ FAST_ROWS: tuple[FastRow, ...] = (
             rf"zkVersion=(?P<zk_version>{_SIGNED}), replicas=\[{_SPACED_IDS}\], "
             rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
             rf"to broker {_ID} for partition {_TP}"),
+    FastRow("sc.send.updatemetadata.1_0", None,
+            rf"Sending UpdateMetadata request {_UPDATE_METADATA_STATE} to brokers (?:Set|HashSet)\({_SPACED_IDS}\) "
+            rf"for partition {_TP}"),
+    # The broker side of each decision (ReplicaManager and MetadataCache at TRACE, 2.4-2.5): the
+    # copies it received and cached, then its become-leader or -follower steps.
+    FastRow("sc.broker.received", "LeaderAndIsrReceived",
+            r"Received LeaderAndIsr request LeaderAndIsrPartitionState\("
+            rf"topicName='(?P<topic>[\w.-]+)', partitionIndex=(?P<partition>{_ID}), controllerEpoch={_SIGNED}, "
+            rf"leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), isr=\[(?P<isr>{_SPACED_IDS})\], "
+            rf"zkVersion=(?P<zk_version>{_SIGNED}), replicas=\[(?P<replicas>{_SPACED_IDS})\], "
+            rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
+            rf"correlation id {_ID} from controller (?P<controller_id>{_ID}) epoch (?P<controller_epoch>{_ID})", "broker"),
+    FastRow("sc.broker.cached", "LeaderAndIsrReceived",
+            rf"Cached leader info UpdateMetadataPartitionState\(topicName='[\w.-]+', partitionIndex={_ID}, "
+            rf"controllerEpoch={_SIGNED}, leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
+            rf"isr=\[(?P<isr>{_SPACED_IDS})\], zkVersion=(?P<zk_version>{_SIGNED}), "
+            rf"replicas=\[(?P<replicas>{_SPACED_IDS})\], offlineReplicas=\[{_SPACED_IDS}\]\) for partition {_TP} "
+            rf"in response to UpdateMetadata request sent by controller (?P<controller_id>{_ID}) "
+            rf"epoch (?P<controller_epoch>{_ID}) with correlation id {_ID}", "broker"),
+    # A become-follower step names the new leader (2.0+); the become-leader one does not.
+    *(FastRow(pattern, None, body + leader, "broker") for pattern, body in (
+        ("sc.broker.handling", rf"Handling LeaderAndIsr request correlationId {_ID} from controller {_ID} epoch {_ID} "
+                               rf"starting the {_BECOME} transition for partition {_TP}"),
+        ("sc.broker.completed", rf"Completed LeaderAndIsr request correlationId {_ID} from controller {_ID} epoch {_ID} "
+                                rf"for the {_BECOME} transition for partition {_TP}"),
+    ) for leader in ("", rf" with leader {_SIGNED}")),
+    FastRow("sc.broker.stopped_fetchers.1_0", None,
+            rf"Stopped fetchers as part of become-leader request from controller {_ID} epoch {_ID} with correlation id "
+            rf"{_ID} for partition {_TP} \(last update controller epoch {_ID}\)", "broker"),
+    FastRow("sc.broker.stopped_fetchers.follower.1_0", None,
+            rf"Stopped fetchers as part of become-follower request from controller {_ID} epoch {_ID} with correlation "
+            rf"id {_ID} for partition {_TP} with leader {_SIGNED}", "broker"),
+    FastRow("sc.broker.truncated.1_0", None,
+            rf"Truncated logs and checkpointed recovery boundaries for partition {_TP} as part of become-follower "
+            rf"request with correlation id {_ID} from controller {_ID} epoch {_ID} with leader {_SIGNED}", "broker"),
+    FastRow("sc.broker.started_fetcher", None,
+            rf"Started fetcher to new leader as part of become-follower request from controller {_ID} epoch {_ID} with "
+            rf"correlation id {_ID} for partition {_TP} with leader BrokerEndPoint\(id={_ID}, host={_NAME}:{_ID}\)",
+            "broker"),
 )
 
 
 _TYPES = {f.name: f.type for f in EVENT_FIELDS}
-# Columns of a fast row's output beyond the event's own fields.
-FAST_COLUMNS = ("idx", "pattern")
+# Columns of a fast row's output beyond the event's own fields: its line's position in the batch,
+# its catalogue row, its parse row's kind (event or understood), and what orders the file's
+# records by it whether it records an event or not (its time, the controller epoch of its
+# logIdent, and its recorder).
+FAST_COLUMNS = ("idx", "pattern", "kind", "line_ms", "line_epoch", "line_broker")
 
 
 def _column(name: str, text: pa.Array) -> pa.Array:
@@ -105,7 +165,6 @@ def _column(name: str, text: pa.Array) -> pa.Array:
 # --- the rows' regexes as the matcher's ops (ingest/_line_scan.c) ---------------------------
 
 OP_LIT, OP_TIME, OP_UINT, OP_SINT, OP_IDS, OP_WORD, OP_TP, OP_CHOICE, OP_END = range(1, 10)
-_NAME = r"[\w.-]+"
 # The holes a fast row's regex may hold, by their regex text: (op, a).
 HOLES = {
     _STAMP: (OP_TIME, 0),
@@ -354,11 +413,16 @@ class FastParser:
     def __init__(self, clock: Clock):
         self.clock = clock
         # (row, its whole-line regex, its catalogue row)
-        self.rows = [(r, HEAD + r.body + TAIL, pattern_named(r.pattern)) for r in FAST_ROWS]
+        self.rows = [(r, r.regex(), pattern_named(r.pattern)) for r in FAST_ROWS]
         self.scanner = Scanner([regex for _, regex, _ in self.rows])
         self.fields = [f.name for f in EVENT_FIELDS]
         self.event_types = pa.array([r.event_type for r in FAST_ROWS], pa.string())
+        self.kinds = pa.array(["understood" if r.event_type is None else "event" for r in FAST_ROWS], pa.string())
         self.patterns = pa.array([pattern.name for _, _, pattern in self.rows], pa.string())
+        self.recorded = np.array([r.event_type is not None for r in FAST_ROWS])
+        self.by_controller = np.array([r.head == "controller" for r in FAST_ROWS])
+        # What the line of a row that records no event fills (its logIdent, its partition): no field of its row.
+        self.unrecorded = ["event_time_ms", *(n for n, rows in self.scanner.held.items() if (rows & ~self.recorded).any())]
 
     def _time_ms(self, scanned: Scanned) -> pa.Array:
         """Each line's time in ms: Clock does the zone arithmetic once per distinct hour, as
@@ -369,9 +433,8 @@ class FastParser:
         return pc.add(bases.take(pa.array(which.reshape(-1))), pa.array(scanned.ms))
 
     def scan(self, raw: pa.Array) -> tuple[pa.Table | None, np.ndarray]:
-        """The lines of `raw` that a fast row reads, in batch order: `idx` (position in the
-        batch), every event field they set, `event_time_ms`, and the catalogue row; None
-        when no line is fast. And whether each line certainly ends the (one-line) record
+        """The lines of `raw` that a fast row reads, in batch order: FAST_COLUMNS and every
+        event field they set (none for a line that records no event); None when no line is fast. And whether each line certainly ends the (one-line) record
         before it: a log4j head or the start of a hand-wrapped one, never a continuation."""
         data = raw.cast(pa.binary())
         if data.null_count:
@@ -380,15 +443,30 @@ class FastParser:
         n = len(scanned.idx)
         if n == 0:
             return None, scanned.starts
-        which = pa.array(scanned.row)
-        columns = {"idx": pa.array(scanned.idx), "event_time_ms": self._time_ms(scanned),
-                   "event_type": self.event_types.take(which), "pattern": self.patterns.take(which), **scanned.fields}
-        columns["recording_broker"] = columns["controller_id"]   # the deciding controller recorded the line (zk_state_change._controller)
+        row = scanned.row
+        which = pa.array(row)
+        times = self._time_ms(scanned)
+        columns = {"idx": pa.array(scanned.idx), "event_time_ms": times, "event_type": self.event_types.take(which),
+                   "pattern": self.patterns.take(which), "kind": self.kinds.take(which), **scanned.fields}
+        # The line's recorder: the deciding controller (zk_state_change._controller), or the broker
+        # of a broker's logIdent. A controller's logIdent carries the epoch that orders the file.
+        by_controller = pa.array(self.by_controller[row])
+        recorder = columns["controller_id"]
+        if "recording_broker" in columns:
+            recorder = pc.if_else(by_controller, recorder, columns["recording_broker"])
+        columns["recording_broker"] = columns["line_broker"] = recorder
+        epoch = columns["controller_epoch"]
+        columns["line_epoch"] = pc.if_else(by_controller, epoch, pa.scalar(None, epoch.type))
+        columns["line_ms"] = times
+        recorded = self.recorded[row]
+        if not recorded.all():
+            recorded = pa.array(recorded)
+            for name in self.unrecorded:
+                columns[name] = pc.if_else(recorded, columns[name], pa.scalar(None, columns[name].type))
         table = pa.table({name: columns[name] if name in columns else pa.nulls(n, arrow_type(_TYPES[name]))
                           for name in (*FAST_COLUMNS, *self.fields)})
         # Less the lines whose hour the clock cannot read (they keep the ordinary path: no
         # timestamp there either).
-        times = table.column("event_time_ms")
         return (table.filter(pc.is_valid(times)) if times.null_count else table), scanned.starts
 
     def parse(self, raw: pa.Array) -> pa.Table | None:

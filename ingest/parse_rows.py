@@ -39,19 +39,21 @@ def parse_row_schema() -> pa.Schema:
 
 class RunRows:
     """The parse rows of runs of one-line records that a batch's lines give at once (ingest.fast's
-    lines: events; heads of loggers the audit does not read: ignored), as the line-by-line path
+    lines: events and lines understood; heads of loggers the audit does not read: ignored), as the line-by-line path
     writes them (FileParser._record, then SplitParser._log_rows): gathered run by run, built at
     the batch's end in one pass (building costs about as much for a batch as for a run)."""
 
-    def __init__(self, kind: str, arrow_schema: pa.Schema):
+    def __init__(self, kind: str | None, arrow_schema: pa.Schema):
+        """`kind`: every row's (None: each row's own, the `kind` column of the lines read)."""
         self.kind, self.schema = kind, arrow_schema
-        self.runs: list[tuple] = []     # (k, file, block, cluster, rank, local before, events before)
+        self.runs: list[tuple] = []     # (k, file, block, cluster, rank, local before)
         self.clock: list[np.ndarray] = []   # each run's running clock and epoch: float, NaN for none
         self.epoch: list[np.ndarray] = []
+        self.piece_event: list[np.ndarray] = []   # each run's events' places among their piece's (NaN: no event)
         self.taken: list[np.ndarray] = []   # each run's rows of the lines read (ingest.fast's table)
 
     def add(self, parser, times: np.ndarray, epochs: np.ndarray | None, file: str, block: int, cluster: str,
-            rank: int, local_before: int, events_before: int | None = None, taken: np.ndarray | None = None) -> None:
+            rank: int, local_before: int, piece_event: np.ndarray | None = None, taken: np.ndarray | None = None) -> None:
         """A run of records with these times and controller epochs (float, NaN where a record has
         none; epochs None: none has one), the file's parser's clock and epoch moved past them."""
         clock = np.fmax.accumulate(times)
@@ -64,9 +66,11 @@ class RunRows:
             if parser.order_epoch is not None:
                 epoch = np.fmax(epoch, float(parser.order_epoch))
         parser.advance_order(None if np.isnan(clock[-1]) else int(clock[-1]), None if np.isnan(epoch[-1]) else int(epoch[-1]))
-        self.runs.append((len(times), file, block, cluster, rank, local_before, events_before))
+        self.runs.append((len(times), file, block, cluster, rank, local_before))
         self.clock.append(clock)
         self.epoch.append(epoch)
+        if piece_event is not None:
+            self.piece_event.append(piece_event)
         if taken is not None:
             self.taken.append(taken)
 
@@ -74,7 +78,7 @@ class RunRows:
         """The runs' rows (none, or one batch), `lines` the table `taken` indexes; then empty."""
         if not self.runs:
             return []
-        k, file, block, cluster, rank, local, events = (np.array(c, dtype=object) for c in zip(*self.runs))
+        k, file, block, cluster, rank, local = (np.array(c, dtype=object) for c in zip(*self.runs))
         k = k.astype(np.int64)
         n = int(k.sum())
         run = pa.array(np.repeat(np.arange(len(k)), k))
@@ -88,14 +92,16 @@ class RunRows:
             unread = np.isnan(values)
             return pa.array(np.where(unread, 0, values).astype(np.int64), mask=unread).cast(dtype)
 
-        given = {"cluster": each(cluster, pa.string()), "kind": pa.repeat(pa.scalar(self.kind), n),
+        given = {"cluster": each(cluster, pa.string()),
                  "file": each(file, pa.string()), "block": each(block, pa.int64()),
                  "local_line": pa.array(np.repeat(local.astype(np.int64), k) + within + 1),
                  "n_lines": pa.repeat(pa.scalar(1, pa.int64()), n), "file_rank": each(rank, pa.int32()),
                  "sub": pa.repeat(pa.scalar(0, pa.int32()), n), "canonical": pa.repeat(pa.scalar(False), n),
                  "order_ts": nullable(self.clock, pa.int64()), "order_epoch": nullable(self.epoch, pa.int32())}
-        if self.kind == "event":
-            given["piece_event"] = pa.array(np.repeat(events.astype(np.int64), k) + within)
+        if self.kind is not None:
+            given["kind"] = pa.repeat(pa.scalar(self.kind), n)
+        if self.piece_event:
+            given["piece_event"] = nullable(self.piece_event, pa.int64())
         taken = lines.take(pa.array(np.concatenate(self.taken))) if self.taken else None
         self.__init__(self.kind, self.schema)
         return [assembled(self.schema, n, given, taken)]

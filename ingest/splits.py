@@ -119,6 +119,11 @@ class _LineRuns:
         return [(a, b, int(self.kind[a])) for a, b in zip(bounds, bounds[1:])]
 
 
+def _number(value: float) -> int | None:
+    """A running clock's or epoch's value as the line-by-line path keeps it (NaN: none yet)."""
+    return None if np.isnan(value) else int(value)
+
+
 class _Piece:
     """What the parse knows of the piece it is reading: its lines so far, its events, and
     whether they are in recorded order within it (SplitParser._follows)."""
@@ -161,8 +166,10 @@ class SplitParser:
         self.piece: _Piece | None = None
         self.digests: dict[tuple, LinesDigest] = {}   # (file, block) -> its lines' digest so far (copied_files)
         self.fast_parser = FastParser(Clock(zone)) if use_fast and fmt != "events" else None
-        self.fast_rows, self.ignored_rows = RunRows("event", self.schema), RunRows("ignored", self.schema)
-        self.fast_numbers: list[np.ndarray] = []   # a batch's ingest.fast lines' times, epochs and controllers
+        self.fast_rows, self.ignored_rows = RunRows(None, self.schema), RunRows("ignored", self.schema)
+        # A batch's ingest.fast lines' times, controller epochs (NaN: a broker's line) and recorders,
+        # and which record an event.
+        self.fast_numbers: list[np.ndarray] = []
         self.fast_events = use_fast and fmt != "logs"
         self.event_columns = [(i, f.type) for i, f in enumerate(self.schema) if f.name in EVENT_FIELD_NAMES]
 
@@ -261,7 +268,8 @@ class SplitParser:
                 edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0])))).tolist()
                 done = 0
                 self.fast_numbers[:] = [fast.column(c).to_numpy().astype(np.float64)
-                                        for c in ("event_time_ms", "controller_epoch", "controller_id")]
+                                        for c in ("line_ms", "line_epoch", "line_broker")]
+                self.fast_numbers.append(pc.equal(fast.column("kind"), "event").to_numpy())
                 for start, end in zip(edges[0::2], edges[1::2]):   # each run of fast lines
                     self._lines_between(files, blocks, raw, done, start, runs)
                     if not self._fast_run(files[start], blocks[start], fast, int(rank[start]), end - start):
@@ -480,16 +488,20 @@ class SplitParser:
         if begun is None:
             return False
         piece, parser, cluster, rank = begun
-        times, epochs, controllers = (c[at:at + k] for c in self.fast_numbers)
+        times, epochs, recorders, recorded = (c[at:at + k] for c in self.fast_numbers)
+        events = np.flatnonzero(recorded)
+        piece_event = np.full(k, np.nan)
+        piece_event[events] = np.arange(piece.events, piece.events + len(events))
         fast_rows = self.fast_rows
-        fast_rows.add(parser, times, epochs, file, block, cluster, rank, piece.local, piece.events,
-                      np.arange(at, at + k))
-        if piece.in_order:   # one event per line, sub 0, recorded by the deciding controller
+        fast_rows.add(parser, times, epochs, file, block, cluster, rank, piece.local, piece_event, np.arange(at, at + k))
+        if piece.in_order and len(events):   # one event per line, sub 0
             clock, epoch = fast_rows.clock[-1], fast_rows.epoch[-1]
-            low, high = int(controllers.min()), int(controllers.max())
-            piece.in_order = low == high and self._follows(piece.local + 1, 0, low, int(clock[0]), int(epoch[0]))
-            piece.last = [int(clock[-1]), int(epoch[-1]), piece.local + k, 0]
-        piece.events += k
+            first, last = int(events[0]), int(events[-1])
+            by = recorders[events]
+            piece.in_order = by.min() == by.max() and self._follows(
+                piece.local + 1 + first, 0, int(by[0]), _number(clock[first]), _number(epoch[first]))
+            piece.last = [_number(clock[last]), _number(epoch[last]), piece.local + 1 + last, 0]
+        piece.events += len(events)
         piece.local += k
         piece.nonblank += k
         return True

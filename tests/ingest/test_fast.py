@@ -87,8 +87,9 @@ def test_real_format_lines_of_every_era_give_the_same_rows():
 
 
 def test_a_cluster_s_server_logs_and_stack_traces_give_the_same_rows():
-    """bench/cluster_logs.py's broker logs: most of server.log other loggers' lines, each taken a
-    run at once, and the stack traces of failed elections, glued a run at once."""
+    """bench/cluster_logs.py's broker logs: nearly all of state-change.log read by the fast rows,
+    most of server.log other loggers' lines, each taken a run at once, and the stack traces of
+    failed elections, glued a run at once."""
     from bench.cluster_logs import CorpusConfig, election_failure_trace, generate
 
     with tempfile.TemporaryDirectory() as folder:
@@ -96,6 +97,12 @@ def test_a_cluster_s_server_logs_and_stack_traces_give_the_same_rows():
         logs = {p.relative_to(folder).as_posix(): p.read_text().splitlines() for p in sorted(Path(folder).rglob("*.log"))}
     server = logs["broker-2/server.log"]
     assert sum(map(other_logger_head, server)) > 0.8 * len(server)
+    # Nearly every line of a TRACE state-change.log is read by the fast rows: the controller's
+    # decisions and requests, and each broker's copies of them and its steps.
+    state_change = logs["broker-1/state-change.log"]
+    taken = FastParser(Clock("UTC")).parse(pa.array(state_change))
+    assert len(taken) > 0.95 * len(state_change)
+    assert set(taken.column("kind").to_pylist()) == {"event", "understood"}
     # A small history has no failed election: every 50th decision's line is followed by one's trace.
     failed = ("[2023-11-14 22:25:21,551] ERROR [Controller id=1 epoch=1] Controller 1 epoch 1 failed to change state "
               "for partition t1-6 from OfflinePartition to OnlinePartition (state.change.logger)")
