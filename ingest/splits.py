@@ -90,8 +90,9 @@ class _LineRuns:
 
     ONE, OTHER, GLUED = 0, 1, 2
 
-    def __init__(self, batch: pa.RecordBatch, clock):
+    def __init__(self, batch: pa.RecordBatch, clock, starts: np.ndarray):
         raw = batch.column("raw")
+        self.starts = starts   # does each line certainly begin a new record (FastParser.scan)
         n = len(raw)
         self.kind = np.where(plain_continuations(raw), self.GLUED, self.ONE).astype(np.int8)
         self.stamps_ms = None
@@ -248,7 +249,7 @@ class SplitParser:
                 continue
             fast_parser = self.fast_parser
             fast, starts = fast_parser.scan(batch.column("raw")) if fast_parser else (None, None)
-            runs = _LineRuns(batch, fast_parser.clock) if fast_parser else None
+            runs = _LineRuns(batch, fast_parser.clock, starts) if fast_parser else None
             if fast is None:
                 self._lines_between(files, blocks, batch.column("raw"), 0, len(batch), runs)
             else:
@@ -437,9 +438,16 @@ class SplitParser:
             self._lines_one_by_one(files, blocks, raw, start, end)
             return
         for a, b, kind in runs.between(start, end):
-            if kind == _LineRuns.OTHER and b - a > 1 and self._ignored_run(files, blocks, runs, a, b - 1):
-                self._lines_one_by_one(files, blocks, raw, b - 1, b)   # its continuation lines may follow: read as ever
-            elif not (kind == _LineRuns.GLUED and self._glued_run(files, blocks, raw, a, b)):
+            if kind == _LineRuns.OTHER:
+                # The run's last record may go on in the lines after it (a stack trace): it is read
+                # as ever, one line, unless the next line of its piece begins a record.
+                ended = b < len(runs.starts) and runs.starts[b] and not runs.new_piece[b]
+                taken = b if ended else b - 1
+                if taken > a and self._ignored_run(files, blocks, runs, a, taken):
+                    if not ended:
+                        self._lines_one_by_one(files, blocks, raw, b - 1, b)
+                    continue
+            if not (kind == _LineRuns.GLUED and self._glued_run(files, blocks, raw, a, b)):
                 self._lines_one_by_one(files, blocks, raw, a, b)
 
     def _ignored_run(self, files: list[str], blocks: list[int], runs: _LineRuns, a: int, b: int) -> bool:
