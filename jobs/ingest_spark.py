@@ -153,7 +153,10 @@ def other_logger_heads(raw: Column) -> Column:
     workers take a run of them at once, not a line at a time."""
     from ingest.lines import AUDITED_LOGGERS, AUDITED_SHORT_LOGGERS, NOT_AUDITED_LOGGERS, other_logger_regexes
     head, body = other_logger_regexes()
-    logger = F.regexp_extract(raw, head, 1)
+    # A line that ends naming the state-change logger is audited whatever the head regex finds
+    # (its logger group, up to the last `)`, can only be that one): nearly all of a TRACE log,
+    # told without the regex, half the JVM's time in the parse.
+    logger = F.regexp_extract(F.when(raw.endswith(" (state.change.logger)"), F.lit("")).otherwise(raw), head, 1)
 
     def starts(prefixes) -> Column:
         return reduce(lambda a, b: a | b, (logger.startswith(p) for p in prefixes))

@@ -251,13 +251,15 @@ def test_the_jvm_marks_the_lines_the_parse_would_ignore_as_python_reads_them(spa
     """other_logger_heads (Java's regexes) and ingest.lines.other_logger_head (Python's) mark the
     same lines, on every sample and fixture log line and on those lines changed where the two
     could part: a logger the audit reads, a catalogue keyword after a logIdent, non-ASCII, a
-    control character, a line separator Java's `$` would step over."""
+    control character, a line separator Java's `$` would step over, another logger's line
+    ending as the state-change logger's do."""
     lines = sorted({line for base in (SAMPLES, MIGRATION.parent) for p in base.rglob("*.log")
                     for line in p.read_text(errors="replace").splitlines()})
     changed = [line.replace(") (kafka.log.Log)", ") (kafka.controller.KafkaController)") for line in lines[::7]]
     changed += [line.replace("] Rolled", "] Removed").replace("INFO ", "INFO [Broker id=1] Shrinking ") for line in lines[::5]]
     changed += [line.replace(" (kafka.", "é (kafka.").replace("] INFO ", "] INFO \x1b[1m") for line in lines[::11]]
     changed += [line + "\u2028" for line in lines[::13]]
+    changed += [line + " (state.change.logger)" for line in lines[::17]]   # the one logger told by the line's end
     path = tmp_path / "server.log"
     path.write_text("\n".join(lines + changed) + "\n")
     marked = read_pieces(spark, [path.as_uri()], other_loggers=True).select("raw", "other").collect()
