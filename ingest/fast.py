@@ -1,12 +1,13 @@
 """The columnar fast path: the line shapes that make up nearly all of a TRACE
-state-change.log (1.1-3.9, stock log4j layout), the controller's and the brokers', read a
-whole Arrow batch at a time by a small matcher in C (ingest/_line_scan.c) instead of line
-by line in Python. A row reproduces either an event or a line understood that records none.
+state-change.log (1.1-3.9, stock log4j layout), the controller's and the brokers', and a
+2.4-2.5 leader's line in server.log, read a whole Arrow batch at a time by a small matcher
+in C (ingest/_line_scan.c) instead of line by line in Python. A row reproduces either an
+event or a line understood that records none.
 
 It is an accelerator, never a second parser: every `FastRow` names the catalogue row
-(ingest/zk_state_change.py) whose output it reproduces, field for field, and its regex is
-deliberately narrower than that row's (ASCII ids of at most 9 digits, canonical list
-spacing, the `state.change.logger` logger, TRACE/DEBUG/INFO). A line it does not match
+(ingest/zk_state_change.py, ingest/zk_server.py) whose output it reproduces, field for
+field, and its regex is deliberately narrower than that row's (ASCII ids of at most 9
+digits, canonical list spacing, one logger, TRACE/DEBUG/INFO). A line it does not match
 takes the ordinary path (ingest/lines.py). tests/ingest/test_fast.py holds the two paths
 equal on fixtures of every row and on mutated lines.
 
@@ -45,15 +46,17 @@ class FastRow(NamedTuple):
     event_type: str | None   # None: a line understood that records no event (the row's builder returns none)
     body: str         # RE2, after the logIdent; groups are named after event fields
     head: str = "controller"   # whose logIdent the message begins with (HEADS)
+    logger: str = "state.change.logger"
 
     def regex(self) -> str:
         """The whole line's regex: the envelope, the logIdent, this row's message, the logger."""
-        return HEADS[self.head] + self.body + TAIL
+        return HEADS[self.head] + self.body + rf" \({re.escape(self.logger)}\)$"
 
 
 _ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
 _SIGNED = r"-?\d{1,9}"
 _TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
+_UNNAMED_TP = rf"[\w.-]+-{_ID}"                     # a TopicPartition not read
 _COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
 _SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
 _NAME = r"[\w.-]+"
@@ -70,12 +73,17 @@ TIME = rf"^\[(?P<ts>{_STAMP})\] "
 _LEVEL = r"(?:TRACE|DEBUG|INFO) "
 # The controller's logIdent (KafkaController, ControllerChannelManager, the state machines) carries
 # its epoch, which orders the file's records (ingest.lines CROSS_FILE_ORDER); a broker's
-# (ReplicaManager, MetadataCache) names the broker that recorded the line.
+# (ReplicaManager, MetadataCache) names the broker that recorded the line, and a partition's
+# (Partition) the broker whose replica it is.
 HEADS = {
     "controller": TIME + _LEVEL + rf"\[Controller id=(?P<controller_id>{_ID}) epoch=(?P<controller_epoch>{_ID})\] ",
     "broker": TIME + _LEVEL + rf"\[Broker id=(?P<recording_broker>{_ID})\] ",
+    "partition": TIME + _LEVEL + rf"\[Partition {_UNNAMED_TP} broker=(?P<leader>{_ID})\] ",
 }
-TAIL = r" \(state\.change\.logger\)$"
+# The field of each logIdent that names the line's recorder: the deciding controller
+# (zk_state_change._controller), the broker, the partition's broker (zk_server._leader_starts_old:
+# the rows of this logIdent are a leader's lines).
+RECORDER = {"controller": "controller_id", "broker": "recording_broker", "partition": "leader"}
 
 FAST_ROWS: tuple[FastRow, ...] = (
     FastRow("sc.replica.change", "ReplicaStateChange",
@@ -139,6 +147,11 @@ FAST_ROWS: tuple[FastRow, ...] = (
             rf"Started fetcher to new leader as part of become-follower request from controller {_ID} epoch {_ID} with "
             rf"correlation id {_ID} for partition {_TP} with leader BrokerEndPoint\(id={_ID}, host={_NAME}:{_ID}\)",
             "broker"),
+    # A new leader's own line (server.log, 2.4-2.5; 2.6 moved it to the state-change logger).
+    FastRow("srv.leader_starts.2_4", "LeaderAndIsrReceived",
+            rf"{_TP} starts at leader epoch (?P<leader_epoch>{_ID}) from offset (?P<log_end_offset>{_SIGNED}) "
+            rf"with high watermark (?P<high_watermark>{_SIGNED})\. Previous leader epoch was {_SIGNED}\.",
+            "partition", "kafka.cluster.Partition"),
 )
 
 
@@ -223,6 +236,10 @@ def compile_row(regex: str) -> tuple[Op, ...]:
         if regex.startswith(_TP, i):
             hole(Op(OP_TP, "partition", "topic"))
             i += len(_TP)
+            continue
+        if regex.startswith(_UNNAMED_TP, i):
+            hole(Op(OP_TP, None))
+            i += len(_UNNAMED_TP)
             continue
         bare = next((h for h in sorted(HOLES, key=len, reverse=True) if h != _STAMP and regex.startswith(h, i)), None)
         if bare is not None:   # an unnamed hole: matched, not read
@@ -421,6 +438,10 @@ class FastParser:
         self.patterns = pa.array([pattern.name for _, _, pattern in self.rows], pa.string())
         self.recorded = np.array([r.event_type is not None for r in FAST_ROWS])
         self.by_controller = np.array([r.head == "controller" for r in FAST_ROWS])
+        # Each line's recorder: a null to begin with, then (field, which rows it is of) per logIdent.
+        self.recorders = [pa.nulls(len(FAST_ROWS), pa.int32()),
+                          *((field, np.array([RECORDER[r.head] == field for r in FAST_ROWS]))
+                            for field in sorted(set(RECORDER.values())))]
         # What the line of a row that records no event fills (its logIdent, its partition): no field of its row.
         self.unrecorded = ["event_time_ms", *(n for n, rows in self.scanner.held.items() if (rows & ~self.recorded).any())]
 
@@ -450,11 +471,11 @@ class FastParser:
                    "pattern": self.patterns.take(which), "kind": self.kinds.take(which), **scanned.fields}
         # The line's recorder: the deciding controller (zk_state_change._controller), or the broker
         # of a broker's logIdent. A controller's logIdent carries the epoch that orders the file.
-        by_controller = pa.array(self.by_controller[row])
-        recorder = columns["controller_id"]
-        if "recording_broker" in columns:
-            recorder = pc.if_else(by_controller, recorder, columns["recording_broker"])
+        recorder = self.recorders[0].take(which)
+        for field, of_rows in self.recorders[1:]:
+            recorder = pc.if_else(pa.array(of_rows[row]), columns[field], recorder)
         columns["recording_broker"] = columns["line_broker"] = recorder
+        by_controller = pa.array(self.by_controller[row])
         epoch = columns["controller_epoch"]
         columns["line_epoch"] = pc.if_else(by_controller, epoch, pa.scalar(None, epoch.type))
         columns["line_ms"] = times
