@@ -240,6 +240,9 @@ def test_the_matcher_refuses_a_regex_it_cannot_decide_as_re2_does():
 
     stamp = r"^\[(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3})\] "
     assert [op.code for op in compile_row(stamp + r"x (?P<replica>\d{1,9}) (?:a|b)$")] == [1, 2, 1, 3, 1, 8, 9]
+    # A TopicPartition named (its topic and partition read) or not (a logIdent's, matched only).
+    tp = [op for op in compile_row(stamp + r"[\w.-]+-\d{1,9} (?P<topic>[\w.-]+)-(?P<partition>\d{1,9})$") if op.code == 7]
+    assert [(op.a, op.name) for op in tp] == [(None, None), ("partition", "topic")]
     for regex, why in ((stamp + r"(?P<replica>\d{1,9})1$", "could continue it"),     # the digits could run on
                        (stamp + r"(?P<topic>[\w.-]+)-x$", "could continue it"),
                        (stamp + r"(?P<isr>(?:\d{1,9}(?:, \d{1,9})*)?), x$", "could continue it"),
