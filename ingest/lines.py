@@ -182,11 +182,28 @@ def other_logger_regexes() -> tuple[str, str]:
     head = "^" + _unnamed(stock, keep="logger").removesuffix("$") + r"(?![\s\S])"
     envelope = "^" + _unnamed(stock[:stock.index("[\\x01")])
     prefixes = "|".join(_unnamed(rx) for rx in (*(rx for _, rx in PREFIX_ROWS), _OLD_CONTROLLER.pattern, _OLD_BROKER.pattern))
-    keywords = "|".join(re.escape(k) for k in sorted(catalogue(), key=lambda k: (-len(k), k)))
+    keywords = alternation(catalogue())
     rewritten = (r"[^ ]*[0-9]", r"[^ ]*\][:,]", r"\[delete-topics-thread-[^ ]*", r"[^ ]*\[[^ ]*=[^ ]*", r"[^ ]*=[^ ]*\[[^ ]*",
                  r"[A-Za-z_][A-Za-z0-9_]*Record\([^ ]*=[^ ]*", r"[^ ]*@[0-9a-f]+:")
     body = f"{envelope}(?:|{prefixes})(?:|{prefixes})(?:(?i:{keywords})|{'|'.join(rewritten)}) "
     return head, body
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex matching exactly one of `words`, with their common beginnings factored out (`Ca(?:ched|n)`):
+    a backtracking engine (Java's, in the JVM's pass over every line) then tries each beginning
+    once, not once per word. Alternatives that share no text stay in sorted order."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}   # a word ends here
+
+    def regex(node: dict) -> str:
+        options = [re.escape(c) + regex(node[c]) if c else "" for c in sorted(node)]
+        return options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
+    return regex(trie)
 
 
 @functools.cache

@@ -7,8 +7,12 @@ import ast
 import re
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ingest.catalog import all_patterns, catalogue, keyword_of
 from ingest.envelope import Record, assemble
+from ingest.lines import alternation
 from ingest.prefix import strip_prefix
 from state_machine.eras import parse_version
 
@@ -92,3 +96,18 @@ def test_the_old_topic_deletion_thread_is_keyed_as_one():
     # 0.8-0.10 "[delete-topics-thread-N], ..." (ShutdownableThread's logIdent: the thread's name)
     assert keyword_of("[delete-topics-thread-1], Handling deletion for topics t") == "[delete-topics-thread]"
     assert keyword_of("[delete-topics-thread-120], Starting ") == "[delete-topics-thread]"
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.text("aAbB.-é", max_size=5), max_size=12), st.text("aAbB.-é", max_size=6))
+def test_the_keywords_alternation_matches_exactly_the_keywords(words, text):
+    """The other loggers' body regex (ingest.lines.other_logger_regexes) holds the catalogue's
+    keywords as one alternation, their common beginnings factored out: it matches a text exactly
+    when one of the words is that text, in any case where it is case-insensitive."""
+    if not words:
+        return
+    for flags in (0, re.IGNORECASE):
+        factored = re.compile(f"(?:{alternation(words)})", flags)
+        for candidate in (text, *words, *(w[:-1] for w in words), *(w + "a" for w in words)):
+            assert bool(factored.fullmatch(candidate)) == any(
+                re.fullmatch(re.escape(w), candidate, flags) for w in words), (words, candidate)
