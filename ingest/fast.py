@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 
 from ingest.catalog import pattern_named
 from ingest.envelope import Clock
+from ingest.values import _unnamed
 from ingest.zk_state_change import PARTITION_STATE, REPLICA_STATE
 from schemas.events import EVENT_FIELDS
 from schemas.types import arrow_type
@@ -55,16 +56,18 @@ class FastRow(NamedTuple):
 
 _ID = r"\d{1,9}"                       # int32-safe: longer ids take the ordinary path
 _SIGNED = r"-?\d{1,9}"
-_TP = rf"(?P<topic>[\w.-]+)-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
-_UNNAMED_TP = rf"[\w.-]+-{_ID}"                     # a TopicPartition not read
+_NAME = r"[\w.-]+"
+_TP = rf"(?P<topic>{_NAME})-(?P<partition>{_ID})"   # TopicPartition `t-0`: the partition follows the last '-'
+_UNNAMED_TP = rf"{_NAME}-{_ID}"                     # a TopicPartition not read
 _COMMA_IDS = rf"(?:{_ID}(?:,{_ID})*)?"          # Utils.join / mkString(",")
 _SPACED_IDS = rf"(?:{_ID}(?:, {_ID})*)?"        # Scala List / Java list toString
-_NAME = r"[\w.-]+"
 _BECOME = r"(?:become-leader|become-follower)"
-# UpdateMetadataPartitionState.toString (2.4-2.5), the values unread: the line records no event.
+# UpdateMetadataPartitionState.toString (2.4-2.5), its decision read (a broker's cached copy) or,
+# unnamed, only matched (the controller's request, which records no event).
 _UPDATE_METADATA_STATE = (rf"UpdateMetadataPartitionState\(topicName='{_NAME}', partitionIndex={_ID}, "
-                          rf"controllerEpoch={_SIGNED}, leader={_SIGNED}, leaderEpoch={_SIGNED}, isr=\[{_SPACED_IDS}\], "
-                          rf"zkVersion={_SIGNED}, replicas=\[{_SPACED_IDS}\], offlineReplicas=\[{_SPACED_IDS}\]\)")
+                          rf"controllerEpoch={_SIGNED}, leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
+                          rf"isr=\[(?P<isr>{_SPACED_IDS})\], zkVersion=(?P<zk_version>{_SIGNED}), "
+                          rf"replicas=\[(?P<replicas>{_SPACED_IDS})\], offlineReplicas=\[{_SPACED_IDS}\]\)")
 
 # The record envelope every fast line shares (stock layout `[%d] %p %m (%c)`): the time, the
 # level, then a logIdent.
@@ -109,22 +112,19 @@ FAST_ROWS: tuple[FastRow, ...] = (
             rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
             rf"to broker {_ID} for partition {_TP}"),
     FastRow("sc.send.updatemetadata.1_0", None,
-            rf"Sending UpdateMetadata request {_UPDATE_METADATA_STATE} to brokers (?:Set|HashSet)\({_SPACED_IDS}\) "
+            rf"Sending UpdateMetadata request {_unnamed(_UPDATE_METADATA_STATE)} to brokers (?:Set|HashSet)\({_SPACED_IDS}\) "
             rf"for partition {_TP}"),
     # The broker side of each decision (ReplicaManager and MetadataCache at TRACE, 2.4-2.5): the
     # copies it received and cached, then its become-leader or -follower steps.
     FastRow("sc.broker.received", "LeaderAndIsrReceived",
             r"Received LeaderAndIsr request LeaderAndIsrPartitionState\("
-            rf"topicName='(?P<topic>[\w.-]+)', partitionIndex=(?P<partition>{_ID}), controllerEpoch={_SIGNED}, "
+            rf"topicName='(?P<topic>{_NAME})', partitionIndex=(?P<partition>{_ID}), controllerEpoch={_SIGNED}, "
             rf"leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), isr=\[(?P<isr>{_SPACED_IDS})\], "
             rf"zkVersion=(?P<zk_version>{_SIGNED}), replicas=\[(?P<replicas>{_SPACED_IDS})\], "
             rf"addingReplicas=\[{_SPACED_IDS}\], removingReplicas=\[{_SPACED_IDS}\], isNew=(?:true|false)\) "
             rf"correlation id {_ID} from controller (?P<controller_id>{_ID}) epoch (?P<controller_epoch>{_ID})", "broker"),
     FastRow("sc.broker.cached", "LeaderAndIsrReceived",
-            rf"Cached leader info UpdateMetadataPartitionState\(topicName='[\w.-]+', partitionIndex={_ID}, "
-            rf"controllerEpoch={_SIGNED}, leader=(?P<leader>{_SIGNED}), leaderEpoch=(?P<leader_epoch>{_SIGNED}), "
-            rf"isr=\[(?P<isr>{_SPACED_IDS})\], zkVersion=(?P<zk_version>{_SIGNED}), "
-            rf"replicas=\[(?P<replicas>{_SPACED_IDS})\], offlineReplicas=\[{_SPACED_IDS}\]\) for partition {_TP} "
+            rf"Cached leader info {_UPDATE_METADATA_STATE} for partition {_TP} "
             rf"in response to UpdateMetadata request sent by controller (?P<controller_id>{_ID}) "
             rf"epoch (?P<controller_epoch>{_ID}) with correlation id {_ID}", "broker"),
     # A become-follower step names the new leader (2.0+); the become-leader one does not.
@@ -455,8 +455,9 @@ class FastParser:
 
     def scan(self, raw: pa.Array) -> tuple[pa.Table | None, np.ndarray]:
         """The lines of `raw` that a fast row reads, in batch order: FAST_COLUMNS and every
-        event field they set (none for a line that records no event); None when no line is fast. And whether each line certainly ends the (one-line) record
-        before it: a log4j head or the start of a hand-wrapped one, never a continuation."""
+        event field they set (none for a line that records no event); None when no line is
+        fast. And whether each line certainly ends the (one-line) record before it: a log4j
+        head or the start of a hand-wrapped one, never a continuation."""
         data = raw.cast(pa.binary())
         if data.null_count:
             data = data.fill_null(b"")   # a null line is no record's start, and no fast line
@@ -469,8 +470,8 @@ class FastParser:
         times = self._time_ms(scanned)
         columns = {"idx": pa.array(scanned.idx), "event_time_ms": times, "event_type": self.event_types.take(which),
                    "pattern": self.patterns.take(which), "kind": self.kinds.take(which), **scanned.fields}
-        # The line's recorder: the deciding controller (zk_state_change._controller), or the broker
-        # of a broker's logIdent. A controller's logIdent carries the epoch that orders the file.
+        # The line's recorder, by its logIdent (RECORDER). Only a controller's carries the epoch
+        # that orders the file.
         recorder = self.recorders[0].take(which)
         for field, of_rows in self.recorders[1:]:
             recorder = pc.if_else(pa.array(of_rows[row]), columns[field], recorder)

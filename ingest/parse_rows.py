@@ -39,9 +39,10 @@ def parse_row_schema() -> pa.Schema:
 
 class RunRows:
     """The parse rows of runs of one-line records that a batch's lines give at once (ingest.fast's
-    lines: events and lines understood; heads of loggers the audit does not read: ignored), as the line-by-line path
-    writes them (FileParser._record, then SplitParser._log_rows): gathered run by run, built at
-    the batch's end in one pass (building costs about as much for a batch as for a run)."""
+    lines: events and lines understood; heads of loggers the audit does not read: ignored), as
+    the line-by-line path writes them (FileParser._record, then SplitParser._log_rows): gathered
+    run by run, built at the batch's end in one pass (building costs about as much for a batch
+    as for a run)."""
 
     def __init__(self, kind: str | None, arrow_schema: pa.Schema):
         """`kind`: every row's (None: each row's own, the `kind` column of the lines read)."""
