@@ -155,7 +155,7 @@ def other_logger_heads(raw: Column) -> Column:
     head, body = other_logger_regexes()
     # A line that ends naming the state-change logger is audited whatever the head regex finds
     # (its logger group, up to the last `)`, can only be that one): nearly all of a TRACE log,
-    # told without the regex, half the JVM's time in the parse.
+    # told without running the regex.
     logger = F.regexp_extract(F.when(raw.endswith(" (state.change.logger)"), F.lit("")).otherwise(raw), head, 1)
 
     def starts(prefixes) -> Column:
